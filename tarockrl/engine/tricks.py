@@ -1,0 +1,100 @@
+"""Trick-taking helpers shared by the games whose card sets fit one int64 word.
+
+The helpers are parameterised by masks (and, where ranks differ from the index order, by a rank table) so
+that every game reuses them instead of writing its own follow-suit and trick-winner loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, popcount
+
+__all__ = [
+    "follow_or_trump",
+    "follow_only",
+    "winner_highest_index",
+    "winner_by_rank",
+    "sum_values",
+]
+
+
+@njit(cache=True, inline="always")
+def follow_or_trump(hand, led_mask, trump_mask):
+    """Cards of ``hand`` that may be played when the led card's suit is ``led_mask``.
+
+    Follow the led suit if possible, otherwise play a trump if possible, otherwise anything.
+    When a trump was led, pass ``led_mask = trump_mask``.
+    """
+    same = hand & led_mask
+    if same != 0:
+        return same
+    trumps = hand & trump_mask
+    if trumps != 0:
+        return trumps
+    return hand
+
+
+@njit(cache=True, inline="always")
+def follow_only(hand, led_mask):
+    """Cards of ``hand`` that may be played under plain follow-suit (no duty to trump)."""
+    same = hand & led_mask
+    if same != 0:
+        return same
+    return hand
+
+
+@njit(cache=True)
+def winner_highest_index(cards, count, led_mask, trump_mask):
+    """Position (0-based, in playing order) of the card that wins the trick ``cards[:count]``.
+
+    For packs whose index grows with the rank inside every suit: the highest trump wins, otherwise the
+    highest card of the led suit.
+    """
+    best_pos = 0
+    best_card = cards[0]
+    best_trump = (trump_mask >> best_card) & 1
+    for pos in range(1, count):
+        card = cards[pos]
+        is_trump = (trump_mask >> card) & 1
+        if is_trump:
+            if (not best_trump) or card > best_card:
+                best_pos = pos
+                best_card = card
+                best_trump = 1
+        elif not best_trump and ((led_mask >> card) & 1) and card > best_card:
+            best_pos = pos
+            best_card = card
+    return best_pos
+
+
+@njit(cache=True)
+def winner_by_rank(cards, count, led_mask, trump_mask, rank):
+    """Like :func:`winner_highest_index` but comparing ``rank[card]`` instead of the card index."""
+    best_pos = 0
+    best_card = cards[0]
+    best_trump = (trump_mask >> best_card) & 1
+    for pos in range(1, count):
+        card = cards[pos]
+        is_trump = (trump_mask >> card) & 1
+        if is_trump:
+            if (not best_trump) or rank[card] > rank[best_card]:
+                best_pos = pos
+                best_card = card
+                best_trump = 1
+        elif not best_trump and ((led_mask >> card) & 1) and rank[card] > rank[best_card]:
+            best_pos = pos
+            best_card = card
+    return best_pos
+
+
+@njit(cache=True)
+def sum_values(mask, values):
+    """Sum of ``values[i]`` over the set bits ``i`` of ``mask``; also returns the number of cards."""
+    total = np.int64(0)
+    n = popcount(mask)
+    while mask != 0:
+        total += values[lowest_index(mask)]
+        mask &= mask - 1
+    return total, n

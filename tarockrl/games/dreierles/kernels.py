@@ -1,0 +1,748 @@
+"""Dreierles rule kernels (numba, int64 only): deal, legal actions, apply, scoring.
+
+Every kernel takes the state row (``int64[STATE_LEN]``, see :mod:`.layout`) and the encoded rules options
+(``int64[NUM_OPTION_SLOTS]``, see :mod:`.rules`). Kernels never raise: ``apply_action`` returns a status code
+and leaves the row untouched when the action is illegal.
+
+The legal actions of every Dreierles phase form one contiguous block of the flat layout, so ``legal_set``
+returns them as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of ``mask`` is set.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
+from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
+from tarockrl.engine.tricks import follow_or_trump, sum_values, winner_highest_index
+from tarockrl.games.dreierles.cards import (
+    ALL,
+    CARD_VALUES,
+    DRULLE,
+    KINGS,
+    MID_TRUMPS,
+    PFEIFE,
+    PLAIN_NON_KING,
+    STIESS,
+    SUIT_OF_CARD,
+    T21,
+    TRUMPS,
+)
+from tarockrl.games.dreierles.layout import (
+    A_DISCARD,
+    A_KNOCK,
+    A_PLAY,
+    ANNOUNCE,
+    ANNOUNCED,
+    ASK_IDX,
+    AUCTION,
+    AUCTION_POS,
+    BID,
+    BLIND,
+    BLIND_REST,
+    BLIND_TAKEN,
+    CUR,
+    DEALER,
+    DEALT,
+    DECLARER,
+    DISCARD,
+    DISCARD_LEFT,
+    DISCARDS,
+    FALLBACK,
+    GAME_OVER,
+    HAND,
+    HIGH,
+    HIST,
+    HIST_LEN,
+    ILLEGAL,
+    KNOCK,
+    KNOCK_DEC,
+    KNOCKS,
+    LAST_LEADER,
+    LAST_TRICK,
+    LAST_WINNER,
+    LAYOUT_MAGIC,
+    LEADER,
+    MAGIC,
+    MAX_EPISODE_LENGTH,
+    N_TRUMP_LED,
+    NUM_ACTIONS,
+    OK,
+    PHASE,
+    PLAY,
+    PLAYED_BY,
+    POINTS,
+    RAEUBER,
+    RAEUBER_KNOCK,
+    REKNOCK,
+    REKNOCK_DEC,
+    RESULT,
+    START_HAND,
+    STATE_LEN,
+    STEP,
+    STIESS_PLAYED,
+    TERMINAL,
+    TRICK_CARD,
+    TRICK_N,
+    TRICK_NO,
+    WON,
+)
+from tarockrl.games.dreierles.rules import (
+    O_ALLOW_REKNOCK,
+    O_ANNOUNCE_TIMING,
+    O_AUTO_FORCED,
+    O_BONUS_BASIS,
+    O_BONUS_DRULLE,
+    O_BONUS_KOENIG,
+    O_BONUS_ZEHN,
+    O_COUNTING,
+    O_FACTORS,
+    O_KNOCK_DOUBLES_BONUSES,
+    O_KNOCK_ELIG,
+    O_LAST_ROUND,
+    O_LAST_ROUND_BASE,
+    O_MAX_DEF_KNOCKS,
+    O_MIN_ONE_UNIT,
+    O_PFEIFE_ANNOUNCED,
+    O_PFEIFE_DEF_LOSS,
+    O_PFEIFE_SILENT,
+    O_RAEUBER_21,
+    O_RAEUBER_BASE,
+    O_RAEUBER_BONUSES,
+    O_RAEUBER_CARRY,
+    O_RAEUBER_MAX_KNOCKS,
+    O_RAEUBER_PFEIFE,
+    O_RAEUBER_SET,
+    O_ZEHN_MIN,
+)
+
+ONE = np.int64(1)
+ANNOUNCE_STEP_BEFORE = 0  # step order "before_knocks": announce, knock, reknock, play
+ANNOUNCE_STEP_AFTER = 2  # step order "after_knocks": knock, reknock, announce, play
+
+
+# ---------------------------------------------------------------------------------------------------------
+# deal
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def init_from_deal(state, hands, blind, dealer, opts):
+    """Fill ``state`` with the start of a deal: ``hands[s]`` masks dealt to seat s, ``blind`` 6 cards top first."""
+    state[:] = 0
+    state[MAGIC] = LAYOUT_MAGIC
+    state[DEALER] = dealer
+    for s in range(3):
+        state[HAND + s] = hands[s]
+        state[DEALT + s] = hands[s]
+        state[BID + s] = -1
+        state[KNOCK_DEC + s] = -1
+        state[TRICK_CARD + s] = -1
+        state[LAST_TRICK + s] = -1
+    for i in range(6):
+        state[BLIND + i] = blind[i]
+    state[DECLARER] = -1
+    state[ANNOUNCED] = -1
+    state[REKNOCK_DEC] = -1
+    state[LAST_LEADER] = -1
+    state[LAST_WINNER] = -1
+    state[LEADER] = -1
+    state[PHASE] = AUCTION
+    state[CUR] = (dealer + 1) % 3
+    auto_play_forced(state, opts)
+
+
+@njit(cache=True)
+def deal_with_rng(state, rng, opts):
+    """Deal a uniformly random Dreierles deal from generator state ``rng``; returns the advanced generator."""
+    rng, dealer = below(rng, 3)
+    perm = np.arange(54, dtype=np.int64)
+    rng = shuffle_prefix(rng, perm, 54)
+    fh = (dealer + 1) % 3
+    mh = (dealer + 2) % 3
+    hands = np.zeros(3, dtype=np.int64)
+    for i in range(8):
+        hands[fh] |= ONE << perm[6 + i]
+        hands[fh] |= ONE << perm[30 + i]
+        hands[mh] |= ONE << perm[14 + i]
+        hands[mh] |= ONE << perm[38 + i]
+        hands[dealer] |= ONE << perm[22 + i]
+        hands[dealer] |= ONE << perm[46 + i]
+    init_from_deal(state, hands, perm[:6], dealer, opts)
+    return rng
+
+
+@njit(cache=True)
+def deal(state, seed, deal_id, opts):
+    """Deal number ``deal_id`` of ``seed`` into ``state`` (a pure function of the two numbers)."""
+    deal_with_rng(state, stream_seed(seed, deal_id), opts)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# legal actions
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def discard_legal(hand, left):
+    """Cards the declarer may discard with ``left`` discards still to make (fallback to trumps II-XX)."""
+    plain = hand & PLAIN_NON_KING
+    if popcount(plain) >= left:
+        return plain
+    return plain | (hand & MID_TRUMPS)
+
+
+@njit(cache=True)
+def raeuber_restrict(legal, hand, state, opts):
+    """Apply the Räuber play restrictions of the selected regional set to the base legal set."""
+    rule_set = opts[O_RAEUBER_SET]
+    if rule_set == 2:  # none
+        return legal
+    n = state[TRICK_N]
+    trick_no = state[TRICK_NO] + 1
+    in_trick = np.int64(0)
+    for i in range(n):
+        in_trick |= ONE << state[TRICK_CARD + i]
+    if rule_set == 1:  # iffezheim
+        if popcount(legal) == 1:
+            return legal
+        if (legal & STIESS) != 0 and (in_trick & T21) != 0:
+            legal &= ~STIESS
+        if (legal & T21) != 0 and (in_trick & STIESS) != 0:
+            legal &= ~T21
+        oblig = legal & (STIESS | T21)
+        if trick_no >= 3:
+            oblig |= legal & PFEIFE
+        if oblig != 0:
+            return oblig
+        return legal
+    # steinmauern
+    if opts[O_RAEUBER_PFEIFE] == 0:  # by_trick_3
+        if opts[O_RAEUBER_CARRY] != 0:
+            due = trick_no >= 3
+        else:
+            due = trick_no == 3
+        if due and (legal & PFEIFE) != 0:
+            return PFEIFE
+    else:  # third_trump_trick: followers only
+        if n > 0 and state[TRICK_CARD] <= 21 and state[N_TRUMP_LED] >= 3 and (legal & PFEIFE) != 0:
+            return PFEIFE
+    if (legal & T21) != 0 and (hand & TRUMPS & ~T21) != 0:
+        rule21 = opts[O_RAEUBER_21]
+        st_in_trick = (in_trick & STIESS) != 0
+        if rule21 == 0 and not (state[STIESS_PLAYED] != 0 or st_in_trick):
+            legal &= ~T21
+        elif rule21 == 1 and st_in_trick:
+            legal &= ~T21
+    return legal
+
+
+@njit(cache=True)
+def play_legal(state, opts):
+    """Cards the seat to move may play now."""
+    p = state[CUR]
+    hand = state[HAND + p]
+    if state[TRICK_N] == 0:
+        legal = hand
+    else:
+        legal = follow_or_trump(hand, SUIT_OF_CARD[state[TRICK_CARD]], TRUMPS)
+    if state[RAEUBER] != 0:
+        legal = raeuber_restrict(legal, hand, state, opts)
+    return legal
+
+
+@njit(cache=True)
+def legal_set(state, opts):
+    """The legal actions as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of mask is set."""
+    phase = state[PHASE]
+    if phase == PLAY:
+        return A_PLAY, play_legal(state, opts)
+    if phase == AUCTION:
+        if opts[O_LAST_ROUND] != 0:
+            return 0, np.int64(0b10001)
+        high = state[HIGH]
+        return 0, np.int64(1) | (np.int64(0b11110) & ~((ONE << (high + 1)) - 1))
+    if phase == DISCARD:
+        return A_DISCARD, discard_legal(state[HAND + state[DECLARER]], state[DISCARD_LEFT])
+    if phase == ANNOUNCE:
+        return np.int64(59), np.int64(0b11)
+    if phase == TERMINAL:
+        return 0, np.int64(0)
+    return A_KNOCK, np.int64(0b11)  # KNOCK, REKNOCK, RAEUBER_KNOCK
+
+
+@njit(cache=True)
+def legal_mask(state, opts, out):
+    """Write the legal-action mask (bool[NUM_ACTIONS]) of ``state`` into ``out``."""
+    out[:] = False
+    offset, mask = legal_set(state, opts)
+    while mask != 0:
+        out[offset + lowest_index(mask)] = True
+        mask &= mask - 1
+
+
+@njit(cache=True)
+def is_legal(state, action, opts):
+    """True when ``action`` is legal in ``state``."""
+    if action < 0 or action >= NUM_ACTIONS:
+        return False
+    offset, mask = legal_set(state, opts)
+    i = action - offset
+    return 0 <= i < 63 and ((mask >> i) & 1) != 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# phase transitions
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _start_play(state, leader):
+    for s in range(3):
+        state[START_HAND + s] = state[HAND + s]
+    state[PHASE] = PLAY
+    state[LEADER] = leader
+    state[CUR] = leader
+    state[TRICK_N] = 0
+
+
+@njit(cache=True)
+def _knock_eligible(state, seat, opts):
+    bid = state[BID + seat]
+    if opts[O_LAST_ROUND] != 0:
+        return bid == -1
+    if opts[O_KNOCK_ELIG] == 0:
+        return bid >= 1
+    return bid != 0
+
+
+@njit(cache=True)
+def _advance(state, opts):
+    """Move to the next post-exchange decision (announce / knock / re-knock), or start play."""
+    d = state[DECLARER]
+    announce_step = ANNOUNCE_STEP_BEFORE if opts[O_ANNOUNCE_TIMING] == 0 else ANNOUNCE_STEP_AFTER
+    while True:
+        step = state[STEP]
+        if step >= 3:
+            _start_play(state, d)
+            return
+        # kinds in order: before_knocks -> (announce, knock, reknock); after_knocks -> (knock, reknock, announce)
+        kind = step - 1 if announce_step == ANNOUNCE_STEP_BEFORE else step
+        if step == announce_step:
+            if (state[HAND + d] & PFEIFE) != 0 and state[ANNOUNCED] == -1:
+                state[PHASE] = ANNOUNCE
+                state[CUR] = d
+                return
+        elif kind == 0:  # defender knocks
+            if not (opts[O_MAX_DEF_KNOCKS] == 1 and state[KNOCKS] >= 1):
+                while state[ASK_IDX] < 2:
+                    f = (d + 1 + state[ASK_IDX]) % 3
+                    if _knock_eligible(state, f, opts):
+                        state[PHASE] = KNOCK
+                        state[CUR] = f
+                        return
+                    state[ASK_IDX] += 1
+        else:  # re-knock
+            if opts[O_ALLOW_REKNOCK] != 0 and state[KNOCKS] >= 1 and state[REKNOCK_DEC] == -1:
+                state[PHASE] = REKNOCK
+                state[CUR] = d
+                return
+        state[STEP] = step + 1
+
+
+@njit(cache=True)
+def _enter_raeuber_knock(state, opts):
+    dealer = state[DEALER]
+    if state[ASK_IDX] < 3 and state[KNOCKS] < opts[O_RAEUBER_MAX_KNOCKS]:
+        state[PHASE] = RAEUBER_KNOCK
+        state[CUR] = (dealer + 1 + state[ASK_IDX]) % 3
+        return
+    _start_play(state, (dealer + 1) % 3)
+
+
+@njit(cache=True)
+def _end_auction(state, opts):
+    high = state[HIGH]
+    if high == 0:
+        state[RAEUBER] = 1
+        state[ASK_IDX] = 0
+        _enter_raeuber_knock(state, opts)
+        return
+    d = 0
+    for s in range(3):
+        if state[BID + s] == high:
+            d = s
+    state[DECLARER] = d
+    k = 4 - high
+    taken = np.int64(0)
+    rest = np.int64(0)
+    for i in range(6):
+        if i < k:
+            taken |= ONE << state[BLIND + i]
+        else:
+            rest |= ONE << state[BLIND + i]
+    state[HAND + d] |= taken
+    state[BLIND_TAKEN] = taken
+    state[BLIND_REST] = rest
+    state[DISCARD_LEFT] = k
+    if k > 0:
+        state[PHASE] = DISCARD
+        state[CUR] = d
+    else:
+        state[STEP] = 0
+        _advance(state, opts)
+
+
+@njit(cache=True)
+def _apply_play(state, card, opts):
+    p = state[CUR]
+    b = ONE << card
+    state[HAND + p] &= ~b
+    state[PLAYED_BY + p] |= b
+    n = state[TRICK_N]
+    state[TRICK_CARD + n] = card
+    if n == 0 and card <= 21:
+        state[N_TRUMP_LED] += 1
+    n += 1
+    state[TRICK_N] = n
+    if n < 3:
+        state[CUR] = (p + 1) % 3
+        return
+    cards = state[TRICK_CARD:TRICK_CARD + 3]
+    pos = winner_highest_index(cards, 3, SUIT_OF_CARD[cards[0]], TRUMPS)
+    leader = state[LEADER]
+    winner = (leader + pos) % 3
+    won = (ONE << cards[0]) | (ONE << cards[1]) | (ONE << cards[2])
+    state[WON + winner] |= won
+    if (won & STIESS) != 0:
+        state[STIESS_PLAYED] = 1
+    state[TRICK_NO] += 1
+    if state[TRICK_NO] == 16:
+        for i in range(3):
+            state[LAST_TRICK + i] = cards[i]
+        state[LAST_LEADER] = leader
+        state[LAST_WINNER] = winner
+        for i in range(3):
+            state[TRICK_CARD + i] = -1
+        state[TRICK_N] = 0
+        score(state, opts)
+        state[PHASE] = TERMINAL
+        state[CUR] = -1
+        return
+    for i in range(3):
+        state[TRICK_CARD + i] = -1
+    state[TRICK_N] = 0
+    state[LEADER] = winner
+    state[CUR] = winner
+
+
+@njit(cache=True)
+def apply_unchecked(state, action, opts):
+    """Apply a legal ``action`` (no legality check, no forced-move handling) and record it."""
+    h = state[HIST_LEN]
+    if h < MAX_EPISODE_LENGTH:
+        state[HIST + h] = action
+    state[HIST_LEN] = h + 1
+    phase = state[PHASE]
+    p = state[CUR]
+    if phase == PLAY:
+        _apply_play(state, action - A_PLAY, opts)
+    elif phase == AUCTION:
+        if action == 0:
+            state[BID + p] = 0
+        else:
+            state[BID + p] = action
+            state[HIGH] = action
+        state[AUCTION_POS] += 1
+        if action == 4 or state[AUCTION_POS] == 3:
+            _end_auction(state, opts)
+        else:
+            state[CUR] = (state[DEALER] + 1 + state[AUCTION_POS]) % 3
+    elif phase == DISCARD:
+        card = action - A_DISCARD
+        b = ONE << card
+        state[HAND + p] &= ~b
+        state[DISCARDS] |= b
+        if card <= 21:
+            state[FALLBACK] |= b
+        state[DISCARD_LEFT] -= 1
+        if state[DISCARD_LEFT] == 0:
+            state[STEP] = 0
+            _advance(state, opts)
+    elif phase == ANNOUNCE:
+        state[ANNOUNCED] = 1 if action == 59 else 0
+        state[STEP] += 1
+        _advance(state, opts)
+    elif phase == KNOCK:
+        knock = action == A_KNOCK
+        state[KNOCK_DEC + p] = 1 if knock else 0
+        if knock:
+            state[KNOCKS] += 1
+        state[ASK_IDX] += 1
+        _advance(state, opts)
+    elif phase == REKNOCK:
+        knock = action == A_KNOCK
+        state[REKNOCK_DEC] = 1 if knock else 0
+        if knock:
+            state[KNOCKS] += 1
+        state[STEP] += 1
+        _advance(state, opts)
+    elif phase == RAEUBER_KNOCK:
+        knock = action == A_KNOCK
+        state[KNOCK_DEC + p] = 1 if knock else 0
+        if knock:
+            state[KNOCKS] += 1
+        state[ASK_IDX] += 1
+        _enter_raeuber_knock(state, opts)
+
+
+@njit(cache=True)
+def auto_play_forced(state, opts):
+    """With the option ``auto_play_forced``, apply every single-legal-action decision from here on."""
+    if opts[O_AUTO_FORCED] == 0:
+        return
+    while state[PHASE] != TERMINAL:
+        offset, mask = legal_set(state, opts)
+        if popcount(mask) != 1:
+            return
+        apply_unchecked(state, offset + lowest_index(mask), opts)
+
+
+@njit(cache=True)
+def step(state, action, opts):
+    """Apply a legal action, then any forced decisions (no legality check)."""
+    apply_unchecked(state, action, opts)
+    auto_play_forced(state, opts)
+
+
+@njit(cache=True)
+def apply_action(state, action, opts):
+    """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
+    if state[PHASE] == TERMINAL:
+        return GAME_OVER
+    if not is_legal(state, action, opts):
+        return ILLEGAL
+    step(state, action, opts)
+    return OK
+
+
+# ---------------------------------------------------------------------------------------------------------
+# scoring
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def pile_points(mask, opts):
+    """Card points of a pile: groups of three minus 2, a short last group minus 1 (or thirds: 3F - 2n)."""
+    total, n = sum_values(mask, CARD_VALUES)
+    if opts[O_COUNTING] == 1:
+        return 3 * total - 2 * n
+    return total - 2 * (n // 3) - (1 if n % 3 != 0 else 0)
+
+
+@njit(cache=True)
+def hand_bonus(hand, opts):
+    """Sum of the hand bonuses (Zehn Druck, Königsrolle, Drulle) a hand earns from each other player."""
+    b = np.int64(0)
+    if popcount(hand & TRUMPS) >= opts[O_ZEHN_MIN]:
+        b += opts[O_BONUS_ZEHN]
+    if (hand & KINGS) == KINGS:
+        b += opts[O_BONUS_KOENIG]
+    if (hand & DRULLE) == DRULLE:
+        b += opts[O_BONUS_DRULLE]
+    return b
+
+
+@njit(cache=True)
+def pfeife_outcome(state, opts):
+    """``(side, value)`` of the Pfeife bonus: side +1 declarer, -1 defenders, 0 nobody."""
+    d = state[DECLARER]
+    pos = -1
+    for i in range(3):
+        if state[LAST_TRICK + i] == 0:
+            pos = i
+    winner = state[LAST_WINNER]
+    if state[ANNOUNCED] == 1:
+        value = opts[O_PFEIFE_ANNOUNCED]
+        if pos >= 0 and (state[LAST_LEADER] + pos) % 3 == d and winner == d:
+            return 1, value
+        return -1, value
+    value = opts[O_PFEIFE_SILENT]
+    if pos < 0:
+        return 0, value
+    holder = (state[LAST_LEADER] + pos) % 3
+    if winner == holder:
+        return (1 if holder == d else -1), value
+    if (holder == d) != (winner == d):
+        if holder == d:
+            return -1, value
+        if opts[O_PFEIFE_DEF_LOSS] != 0:
+            return 1, value
+    return 0, value
+
+
+@njit(cache=True)
+def _add_hand_bonuses(state, delta, use_dealt, bm, opts):
+    d = state[DECLARER]
+    for p in range(3):
+        if use_dealt:
+            hand = state[DEALT + p]
+            if p == d:
+                hand &= ~state[FALLBACK]
+        else:
+            hand = state[START_HAND + p]
+        b = hand_bonus(hand, opts) * bm
+        for q in range(3):
+            if q != p:
+                delta[q] -= b
+                delta[p] += b
+
+
+@njit(cache=True)
+def score(state, opts):
+    """Fill ``POINTS`` and ``RESULT`` of a finished deal (the zero-sum settlement in game points)."""
+    delta = np.zeros(3, dtype=np.int64)
+    knocks = state[KNOCKS]
+    bm = (ONE << knocks) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    if state[RAEUBER] != 0:
+        pts = np.zeros(3, dtype=np.int64)
+        for s in range(3):
+            pts[s] = pile_points(state[WON + s], opts)
+            state[POINTS + s] = pts[s]
+        base = opts[O_LAST_ROUND_BASE] if opts[O_LAST_ROUND] != 0 else opts[O_RAEUBER_BASE]
+        mult = ONE << knocks
+        top = max(pts[0], max(pts[1], pts[2]))
+        n_losers = 0
+        for s in range(3):
+            if pts[s] == top:
+                n_losers += 1
+        if n_losers == 1:
+            for s in range(3):
+                if pts[s] == top:
+                    delta[s] -= 2 * base * mult
+                else:
+                    delta[s] += base * mult
+        elif n_losers == 2:
+            for s in range(3):
+                if pts[s] == top:
+                    delta[s] -= (base // 2) * mult
+                else:
+                    delta[s] += base * mult
+        if opts[O_RAEUBER_BONUSES] != 0:
+            _add_hand_bonuses(state, delta, True, bm, opts)
+    else:
+        d = state[DECLARER]
+        f1 = (d + 1) % 3
+        f2 = (d + 2) % 3
+        p = pile_points(state[DISCARDS] | state[WON + d], opts)
+        q = pile_points(state[BLIND_REST] | state[WON + f1] | state[WON + f2], opts)
+        state[POINTS + d] = p
+        state[POINTS + f1] = q
+        state[POINTS + f2] = q
+        if opts[O_COUNTING] == 1:
+            win = p >= 107
+            excess = p - 105 if win else max(0, 105 - p)
+            units = (excess + 14) // 15
+        else:
+            win = p >= 36
+            excess = p - 35 if win else 35 - p
+            units = (excess + 4) // 5
+        if not win and opts[O_MIN_ONE_UNIT] != 0:
+            units = max(units, 1)
+        s_pay = units * opts[O_FACTORS + state[HIGH] - 1] * (ONE << knocks)
+        x = s_pay if win else -s_pay
+        side, value = pfeife_outcome(state, opts)
+        x += side * value * bm
+        delta[d] += 2 * x
+        delta[f1] -= x
+        delta[f2] -= x
+        _add_hand_bonuses(state, delta, opts[O_BONUS_BASIS] == 1, bm, opts)
+    for s in range(3):
+        state[RESULT + s] = delta[s]
+
+
+@njit(cache=True)
+def returns(state, out):
+    """Write the settlement (float64[3], zeros before the end) into ``out``."""
+    for s in range(3):
+        out[s] = state[RESULT + s] if state[PHASE] == TERMINAL else 0
+
+
+@njit(cache=True)
+def random_action(state, opts, rng):
+    """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 when terminal)."""
+    offset, mask = legal_set(state, opts)
+    k = popcount(mask)
+    if k == 0:
+        return rng, np.int64(-1)
+    rng, r = below(rng, k)
+    return rng, offset + nth_set_index(mask, r)
+
+
+@njit(cache=True)
+def located_cards(state):
+    """Every place a card can be, as masks: hands, unassigned blind, discards, defenders' blind, won, trick."""
+    places = np.zeros(10, dtype=np.int64)
+    for s in range(3):
+        places[s] = state[HAND + s]
+        places[6 + s] = state[WON + s]
+    blind = np.int64(0)
+    if state[PHASE] == AUCTION or state[RAEUBER] != 0:
+        for i in range(6):
+            blind |= ONE << state[BLIND + i]
+    places[3] = blind
+    places[4] = state[DISCARDS]
+    places[5] = state[BLIND_REST]
+    trick = np.int64(0)
+    for i in range(state[TRICK_N]):
+        trick |= ONE << state[TRICK_CARD + i]
+    places[9] = trick
+    return places
+
+
+@njit(cache=True)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+
+    1 a card in two places or missing; 2 empty legal set before the end or a legal set at the end;
+    3 episode too long; 4 played-card counts disagree with the trick count; 5 settlement not zero-sum;
+    6 card points do not add up; 7 terminal episode length outside 49..56 or not 48 card plays.
+    """
+    places = located_cards(state)
+    seen = np.int64(0)
+    for i in range(10):
+        if (seen & places[i]) != 0:
+            return 1
+        seen |= places[i]
+    if seen != ALL:
+        return 1
+    offset, mask = legal_set(state, opts)
+    terminal = state[PHASE] == TERMINAL
+    if terminal == (mask != 0):
+        return 2
+    if state[HIST_LEN] > MAX_EPISODE_LENGTH:
+        return 3
+    plays = 0
+    for s in range(3):
+        n = popcount(state[PLAYED_BY + s])
+        plays += n
+        expected = state[TRICK_NO]
+        if state[PHASE] == PLAY:
+            pos = (s - state[LEADER]) % 3
+            if pos < state[TRICK_N]:
+                expected += 1
+        if n != expected:
+            return 4
+    if terminal:
+        if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] != 0:
+            return 5
+        total = pile_points(ALL, opts)
+        if state[RAEUBER] != 0:
+            blind = np.int64(0)
+            for i in range(6):
+                blind |= ONE << state[BLIND + i]
+            if state[POINTS] + state[POINTS + 1] + state[POINTS + 2] + pile_points(blind, opts) != total:
+                return 6
+        else:
+            d = state[DECLARER]
+            if state[POINTS + d] + state[POINTS + (d + 1) % 3] != total:
+                return 6
+        if plays != 48 or state[HIST_LEN] < 49 or state[HIST_LEN] > MAX_EPISODE_LENGTH:
+            return 7
+    return 0
+
+
+STATE_SIZE = STATE_LEN
