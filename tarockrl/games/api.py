@@ -39,6 +39,7 @@ class GameDefinition:
     """Everything the generic facade needs to know about one game (provided by each game module)."""
 
     name: str
+    display_name: str  # e.g. "Dreierles"; the Gymnasium id is "tarockrl/<display_name>-v0"
     num_players: int
     num_actions: int
     state_len: int

@@ -14,6 +14,7 @@ from tarockrl.games.dreierles.rules import DreierlesRules
 
 DEFINITION = GameDefinition(
     name="dreierles",
+    display_name="Dreierles",
     num_players=3,
     num_actions=layout.NUM_ACTIONS,
     state_len=layout.STATE_LEN,
