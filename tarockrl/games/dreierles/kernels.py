@@ -592,6 +592,50 @@ def _add_hand_bonuses(state, delta, use_dealt, bm, opts):
 
 
 @njit(cache=True)
+def raeuber_settlement(pts, knocks, base, delta):
+    """Add the Räuber payments to ``delta``: the most points loses ``base * 2**knocks`` to each other player;
+    two tied losers pay ``base // 2 * 2**knocks`` each to the third; a three-way tie pays nothing."""
+    mult = ONE << knocks
+    top = max(pts[0], max(pts[1], pts[2]))
+    n_losers = 0
+    for s in range(3):
+        if pts[s] == top:
+            n_losers += 1
+    if n_losers == 1:
+        for s in range(3):
+            if pts[s] == top:
+                delta[s] -= 2 * base * mult
+            else:
+                delta[s] += base * mult
+    elif n_losers == 2:
+        for s in range(3):
+            if pts[s] == top:
+                delta[s] -= (base // 2) * mult
+            else:
+                delta[s] += base * mult
+
+
+@njit(cache=True)
+def contract_payment(p, contract, knocks, opts):
+    """Signed contract score S paid by each defender to the declarer (negative: declarer pays each defender).
+
+    ``p`` is the declarer's card points (thirds with exact-thirds counting), ``contract`` 1..4.
+    """
+    if opts[O_COUNTING] == 1:
+        win = p >= 107
+        excess = p - 105 if win else max(0, 105 - p)
+        units = (excess + 14) // 15
+    else:
+        win = p >= 36
+        excess = p - 35 if win else 35 - p
+        units = (excess + 4) // 5
+    if not win and opts[O_MIN_ONE_UNIT] != 0:
+        units = max(units, 1)
+    s_pay = units * opts[O_FACTORS + contract - 1] * (ONE << knocks)
+    return s_pay if win else -s_pay
+
+
+@njit(cache=True)
 def score(state, opts):
     """Fill ``POINTS`` and ``RESULT`` of a finished deal (the zero-sum settlement in game points)."""
     delta = np.zeros(3, dtype=np.int64)
@@ -603,24 +647,7 @@ def score(state, opts):
             pts[s] = pile_points(state[WON + s], opts)
             state[POINTS + s] = pts[s]
         base = opts[O_LAST_ROUND_BASE] if opts[O_LAST_ROUND] != 0 else opts[O_RAEUBER_BASE]
-        mult = ONE << knocks
-        top = max(pts[0], max(pts[1], pts[2]))
-        n_losers = 0
-        for s in range(3):
-            if pts[s] == top:
-                n_losers += 1
-        if n_losers == 1:
-            for s in range(3):
-                if pts[s] == top:
-                    delta[s] -= 2 * base * mult
-                else:
-                    delta[s] += base * mult
-        elif n_losers == 2:
-            for s in range(3):
-                if pts[s] == top:
-                    delta[s] -= (base // 2) * mult
-                else:
-                    delta[s] += base * mult
+        raeuber_settlement(pts, knocks, base, delta)
         if opts[O_RAEUBER_BONUSES] != 0:
             _add_hand_bonuses(state, delta, True, bm, opts)
     else:
@@ -632,18 +659,7 @@ def score(state, opts):
         state[POINTS + d] = p
         state[POINTS + f1] = q
         state[POINTS + f2] = q
-        if opts[O_COUNTING] == 1:
-            win = p >= 107
-            excess = p - 105 if win else max(0, 105 - p)
-            units = (excess + 14) // 15
-        else:
-            win = p >= 36
-            excess = p - 35 if win else 35 - p
-            units = (excess + 4) // 5
-        if not win and opts[O_MIN_ONE_UNIT] != 0:
-            units = max(units, 1)
-        s_pay = units * opts[O_FACTORS + state[HIGH] - 1] * (ONE << knocks)
-        x = s_pay if win else -s_pay
+        x = contract_payment(p, state[HIGH], knocks, opts)
         side, value = pfeife_outcome(state, opts)
         x += side * value * bm
         delta[d] += 2 * x
