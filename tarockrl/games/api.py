@@ -78,6 +78,8 @@ class GameDefinition:
     action_to_string: Callable  # (action) -> str
     state_to_string: Callable  # (game, row) -> str
     transcript: Callable  # (game, row) -> str
+    # optional: (rules) -> GameDefinition, for games whose sizes (actions, state, observation) depend on options
+    specialize: Callable | None = None
 
 
 def _as_action(action: Any, num_actions: int) -> int:
@@ -98,6 +100,8 @@ class Game:
         """Build the game; unknown or invalid options raise ``BadOptionError`` naming them."""
         self._def = definition
         self.rules = opt.from_kwargs(definition.rules_class, definition.name, options)
+        if definition.specialize is not None:
+            self._def = definition.specialize(self.rules)
         self._opts = opt.encode(self.rules)
         self._opts.setflags(write=False)
 
