@@ -715,8 +715,13 @@ def check_invariants(state, opts):
 
     1 a card in two places or missing; 2 empty legal set before the end or a legal set at the end;
     3 episode too long; 4 played-card counts disagree with the trick count; 5 settlement not zero-sum;
-    6 card points do not add up; 7 terminal episode length outside 49..56 or not 48 card plays.
+    6 card points do not add up; 7 terminal episode length outside 49..56 or not 48 card plays;
+    9 phase or seat to move out of range.
     """
+    if state[PHASE] < AUCTION or state[PHASE] > TERMINAL or state[CUR] < -1 or state[CUR] > 2:
+        return 9
+    if (state[CUR] == -1) != (state[PHASE] == TERMINAL):
+        return 9
     places = located_cards(state)
     seen = np.int64(0)
     for i in range(10):
