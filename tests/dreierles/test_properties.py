@@ -102,7 +102,8 @@ import json, numpy as np, tarockrl
 g = tarockrl.make_game("dreierles")
 r, n = g.random_playouts(3, seed=12, return_lengths=True)
 s = g.new_initial_state(seed=5, deal_id=2)
-print(json.dumps({"returns": r.tolist(), "lengths": n.tolist(), "deal": s.deal(), "obs": float(s.observation(1).sum())}))
+print(json.dumps({"returns": r.tolist(), "lengths": n.tolist(), "deal": s.deal(),
+                  "obs": float(s.observation(1).sum())}))
 """
 
 

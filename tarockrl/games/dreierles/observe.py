@@ -46,7 +46,6 @@ so a declined announcement and a missing Pfeife look the same to them. The Räub
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount

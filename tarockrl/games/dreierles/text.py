@@ -58,7 +58,9 @@ def parse_deal(deal: Any) -> tuple[int, list[int], list[int]]:
     if keys != {"dealer", "hands", "blind"}:
         missing = sorted({"dealer", "hands", "blind"} - keys)
         extra = sorted(keys - {"dealer", "hands", "blind"})
-        raise BadDealError(f"a Dreierles deal has exactly the keys dealer, hands, blind (missing {missing}, extra {extra})")
+        raise BadDealError(
+            f"a Dreierles deal has exactly the keys dealer, hands, blind (missing {missing}, extra {extra})"
+        )
     dealer = deal["dealer"]
     if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) or not 0 <= dealer <= 2:
         raise BadDealError(f"dealer must be a seat number 0, 1 or 2, got {dealer!r}")
