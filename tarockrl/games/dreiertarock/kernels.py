@@ -1,0 +1,814 @@
+"""Dreiertarock rule kernels (numba, int64 only): deal, legal actions, apply, scoring, invariants.
+
+Every kernel takes the state row (``int64[STATE_LEN]``, see :mod:`.layout`) and the encoded rules options
+(``int64[NUM_OPTION_SLOTS]``, see :mod:`.rules`). Kernels never raise: ``apply_action`` returns a status code
+and leaves the row untouched when the action is illegal.
+
+The legal actions of every phase form one contiguous block of the flat layout, so ``legal_set`` returns them
+as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of ``mask`` is set. One legal-set and one
+apply function per phase, plus the dispatchers ``legal_set`` and ``apply_unchecked``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
+from tarockrl.engine.masktricks import beating_cards, winning_card
+from tarockrl.engine.pack54 import thirds
+from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
+from tarockrl.engine.tricks import follow_or_trump
+from tarockrl.games.dreiertarock.cards import (
+    ALL,
+    KINGS,
+    NONTRULL_TAROCKS,
+    OTHER_TAROCKS,
+    PLAIN_NONKING,
+    SKS_MASK,
+    SUIT_MASK_OF_CARD,
+    T1_MASK,
+    T21_MASK,
+    TAROCKS,
+    TRULL,
+)
+from tarockrl.games.dreiertarock.layout import (
+    A_BID,
+    A_DOUBLE,
+    A_GOOD,
+    A_HOLD,
+    A_PASS,
+    A_TAKE_PACKET,
+    ANN_BY,
+    ANNOUNCE,
+    AUCTION,
+    BIRD_SEAT,
+    BIRD_TRICK,
+    BIRD_WON,
+    CONTRACT,
+    CUR,
+    DEALER,
+    DEALT,
+    DECL_TRICKS,
+    DECLARER,
+    DEF_TALON,
+    DISCARD,
+    DISCARDS,
+    DISCARDS_UP,
+    GAME_OVER,
+    GOODS,
+    HAD_TURN,
+    HAND,
+    HIST,
+    HIST_LEN,
+    HOLDER,
+    ILLEGAL,
+    KLEVEL,
+    LAYOUT_MAGIC,
+    LEADER,
+    LEVEL,
+    MAGIC,
+    MAX_EPISODE_LENGTH,
+    MOND_SEAT,
+    N_CALLS,
+    N_DISCARDS,
+    NUM_ACTIONS,
+    OFF_ANNOUNCE,
+    OFF_AUCTION,
+    OFF_DISCARD,
+    OFF_PLAY,
+    OFF_TALON,
+    OK,
+    PACKET,
+    PASSED,
+    PHASE,
+    PLAY,
+    PLAYED_BY,
+    POINTS,
+    RESULT,
+    SOLO,
+    SOLO_VALAT,
+    SPOKEN,
+    TAKEN,
+    TALON,
+    TERMINAL,
+    THROWN_IN,
+    TRICK_CARD,
+    TRICK_N,
+    TRICK_NO,
+    TRISCHAKEN,
+    VOID,
+    WIN_THIRDS,
+    WON,
+)
+from tarockrl.games.dreiertarock.layout import BIRD_ANNOUNCED as _BIRD_ANNOUNCED
+from tarockrl.games.dreiertarock.layout import BIRD_SILENT as _BIRD_SILENT
+from tarockrl.games.dreiertarock.layout import BIRD_TRICK_NUMBERS as _BIRD_TRICK_NO
+from tarockrl.games.dreiertarock.layout import GAME_VALUES as _GAME_VALUES
+from tarockrl.games.dreiertarock.rules import (
+    O_ALL_PASS,
+    O_AUTO_FORCED,
+    O_DEF_ANNOUNCE,
+    O_DISCARD_FREE,
+    O_FIRST_TURN_ONLY,
+    O_FOREHAND_MUST_BID,
+    O_KAISERSTICH,
+    O_KONTRA,
+    O_KONTRA_MAX,
+    O_REDEAL_NO_TAROCK,
+    O_SILENT_PENALTY,
+    O_SOLO_BONUS,
+    O_SOLO_DECL_LEADS,
+    O_SV_EARLY_END,
+    O_TRISCHAKEN_VALUE,
+    O_TRULL_PILES,
+    O_VALAT_CANCELS,
+    O_VALAT_FACTOR,
+)
+
+ONE = np.int64(1)
+MOND_SKS = np.int64(T21_MASK | SKS_MASK)
+GAME_VALUE = np.array(_GAME_VALUES, dtype=np.int64)
+BIRD_SILENT_VALUE = np.array(_BIRD_SILENT, dtype=np.int64)
+BIRD_ANNOUNCED_VALUE = np.array(_BIRD_ANNOUNCED, dtype=np.int64)
+BIRD_TRICK_NO = np.array(_BIRD_TRICK_NO, dtype=np.int64)
+TRULL_BONUS = 10  # Trull, King Trull and Mondfang
+
+
+# ---------------------------------------------------------------------------------------------------------
+# deal
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def init_from_deal(state, hand0, hand1, hand2, packet0, packet1, dealer, opts):
+    """Fill ``state`` with the start of a deal: seat hands, the two talon packets (masks) and the dealer.
+
+    Under ``redeal_without_tarock`` a deal in which some hand holds no tarock is void: terminal at once with a
+    zero settlement.
+    """
+    state[:] = 0
+    state[MAGIC] = LAYOUT_MAGIC
+    state[DEALER] = dealer
+    state[HAND] = hand0
+    state[HAND + 1] = hand1
+    state[HAND + 2] = hand2
+    state[DEALT] = hand0
+    state[DEALT + 1] = hand1
+    state[DEALT + 2] = hand2
+    state[PACKET] = packet0
+    state[PACKET + 1] = packet1
+    state[HOLDER] = -1
+    state[DECLARER] = -1
+    state[TAKEN] = -1
+    state[LEADER] = -1
+    state[MOND_SEAT] = -1
+    for i in range(3):
+        state[ANN_BY + i] = -1
+        state[TRICK_CARD + i] = -1
+        state[BIRD_SEAT + i] = -1
+    state[PHASE] = AUCTION
+    state[CUR] = (dealer + 1) % 3
+    if opts[O_REDEAL_NO_TAROCK] != 0:
+        if (hand0 & TAROCKS) == 0 or (hand1 & TAROCKS) == 0 or (hand2 & TAROCKS) == 0:
+            state[VOID] = 1
+            state[PHASE] = TERMINAL
+            state[CUR] = -1
+            return
+    auto_play_forced(state, opts)
+
+
+@njit(cache=True)
+def deal_with_rng(state, rng, perm, opts):
+    """Deal a uniformly random deal (dealer and cards) from generator ``rng``; returns the advanced generator.
+
+    ``perm`` is an int64[54] scratch buffer. With the permutation ``p`` of the spec's section 3: forehand gets
+    ``p[0:8] + p[30:38]``, middlehand ``p[8:16] + p[38:46]``, rearhand (the dealer) ``p[16:24] + p[46:54]``,
+    packet 0 is ``p[24:27]`` and packet 1 ``p[27:30]``.
+    """
+    rng, dealer = below(rng, 3)
+    for i in range(54):
+        perm[i] = i
+    rng = shuffle_prefix(rng, perm, 54)
+    fh = np.int64(0)
+    mh = np.int64(0)
+    rh = np.int64(0)
+    for i in range(8):
+        fh |= (ONE << perm[i]) | (ONE << perm[30 + i])
+        mh |= (ONE << perm[8 + i]) | (ONE << perm[38 + i])
+        rh |= (ONE << perm[16 + i]) | (ONE << perm[46 + i])
+    p0 = (ONE << perm[24]) | (ONE << perm[25]) | (ONE << perm[26])
+    p1 = (ONE << perm[27]) | (ONE << perm[28]) | (ONE << perm[29])
+    # seat s has role (s - dealer - 1) % 3: 0 forehand, 1 middlehand, 2 rearhand
+    if dealer == 2:
+        h0, h1, h2 = fh, mh, rh
+    elif dealer == 0:
+        h0, h1, h2 = rh, fh, mh
+    else:
+        h0, h1, h2 = mh, rh, fh
+    init_from_deal(state, h0, h1, h2, p0, p1, dealer, opts)
+    return rng
+
+
+@njit(cache=True)
+def deal(state, seed, deal_id, opts):
+    """Deal number ``deal_id`` of ``seed`` into ``state`` (a pure function of the two numbers)."""
+    perm = np.empty(54, dtype=np.int64)
+    deal_with_rng(state, stream_seed(seed, deal_id), perm, opts)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# legal actions, one function per phase
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def rank_of(seat, dealer):
+    """Seniority rank: 0 forehand, 1 middlehand, 2 rearhand (the dealer)."""
+    return (seat - dealer + 2) % 3
+
+
+@njit(cache=True)
+def auction_legal(state, opts):
+    """Auction calls of the seat to act as a mask over ``OFF_AUCTION`` (bit 0 PASS, 1 HOLD, 1 + L BID_L)."""
+    p = state[CUR]
+    level = state[LEVEL]
+    not_spoken = ((state[SPOKEN] >> p) & 1) == 0
+    mask = ONE
+    if not_spoken and opts[O_FOREHAND_MUST_BID] != 0 and p == (state[DEALER] + 1) % 3:
+        mask = np.int64(0)
+    solos = np.int64((1 << 7) | (1 << 8))
+    if level == 0:
+        mask |= np.int64(1 << 2)
+        if not_spoken:
+            mask |= solos
+    elif level <= 5:
+        dealer = state[DEALER]
+        if rank_of(p, dealer) < rank_of(state[HOLDER], dealer):
+            mask |= np.int64(2)
+        else:
+            if level <= 4:
+                mask |= ONE << (level + 2)
+            if not_spoken:
+                mask |= solos
+    elif level == 6 and not_spoken:
+        mask |= np.int64(1 << 8)
+    return mask
+
+
+@njit(cache=True)
+def discard_legal(hand, left, opts):
+    """Cards the declarer may discard with ``left`` discards still to make."""
+    plain = hand & PLAIN_NONKING
+    if opts[O_DISCARD_FREE] == 0 and popcount(plain) >= left:
+        return plain
+    return plain | (hand & NONTRULL_TAROCKS)
+
+
+@njit(cache=True)
+def announce_legal(state, opts):
+    """Announcements and doublings of the seat to act as a mask over ``OFF_ANNOUNCE``.
+
+    Bits 0-2 ANNOUNCE Pagat/Uhu/Kakadu, bits 3-6 DOUBLE game/Pagat/Uhu/Kakadu, bit 7 GOOD.
+    """
+    p = state[CUR]
+    d = state[DECLARER]
+    mask = np.int64(1 << 7)
+    if (
+        state[CONTRACT] != SOLO_VALAT
+        and (opts[O_FIRST_TURN_ONLY] == 0 or ((state[HAD_TURN] >> p) & 1) == 0)
+        and (p == d or opts[O_DEF_ANNOUNCE] != 0)
+    ):
+        hand = state[HAND + p]
+        for b in range(3):
+            if ((hand >> b) & 1) != 0 and state[ANN_BY + b] < 0:
+                mask |= ONE << b
+    if opts[O_KONTRA] != 0:
+        kmax = opts[O_KONTRA_MAX]
+        p_decl = p == d
+        k = state[KLEVEL]
+        if k < kmax and ((k & 1) == 1) == p_decl:  # game: owner is the declarer's side
+            mask |= np.int64(1 << 3)
+        for b in range(3):
+            by = state[ANN_BY + b]
+            if by >= 0:
+                k = state[KLEVEL + 1 + b]
+                owner_decl = by == d
+                if k < kmax and ((k & 1) == 1) == (p_decl == owner_decl):
+                    mask |= ONE << (4 + b)
+    return mask
+
+
+@njit(cache=True)
+def trick_mask(state):
+    """The cards of the current trick as a mask."""
+    m = np.int64(0)
+    for i in range(state[TRICK_N]):
+        m |= ONE << state[TRICK_CARD + i]
+    return m
+
+
+@njit(cache=True)
+def trischaken_restrict(legal, hand, state, opts):
+    """Trischaken: Stichzwang (beat the winning card if possible), then the Pagat restriction."""
+    n = state[TRICK_N]
+    restricted = legal
+    if n > 0:
+        trick = trick_mask(state)
+        beat = beating_cards(legal, trick, SUIT_MASK_OF_CARD[state[TRICK_CARD]], TAROCKS)
+        if opts[O_KAISERSTICH] != 0 and n == 2:
+            if (trick & MOND_SKS) == MOND_SKS:
+                beat = legal & T1_MASK  # the Pagat completes the Kaiserstich
+            elif (trick & T1_MASK) != 0 and (trick & MOND_SKS) != 0:
+                beat &= ~(MOND_SKS & ~trick)  # completing the trio gives the trick to the Pagat
+        if beat != 0:
+            restricted = beat
+    if (restricted & T1_MASK) != 0 and (hand & OTHER_TAROCKS) != 0:
+        restricted &= ~T1_MASK
+        if restricted == 0:  # only the Pagat would beat: the Pagat restriction wins, Stichzwang lapses
+            restricted = legal & ~T1_MASK
+    return restricted
+
+
+@njit(cache=True)
+def play_legal(state, opts):
+    """Cards the seat to act may play now (Farbzwang and Tarockzwang; Trischaken restrictions)."""
+    hand = state[HAND + state[CUR]]
+    if state[TRICK_N] == 0:
+        legal = hand
+    else:
+        legal = follow_or_trump(hand, SUIT_MASK_OF_CARD[state[TRICK_CARD]], TAROCKS)
+    if state[TRISCHAKEN] != 0:
+        legal = trischaken_restrict(legal, hand, state, opts)
+    return legal
+
+
+@njit(cache=True)
+def legal_set(state, opts):
+    """The legal actions as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of mask is set."""
+    phase = state[PHASE]
+    if phase == PLAY:
+        return OFF_PLAY, play_legal(state, opts)
+    if phase == ANNOUNCE:
+        return OFF_ANNOUNCE, announce_legal(state, opts)
+    if phase == AUCTION:
+        return OFF_AUCTION, auction_legal(state, opts)
+    if phase == DISCARD:
+        return OFF_DISCARD, discard_legal(state[HAND + state[DECLARER]], 3 - state[N_DISCARDS], opts)
+    if phase == TALON:
+        return OFF_TALON, np.int64(3)
+    return 0, np.int64(0)
+
+
+@njit(cache=True)
+def legal_mask(state, opts, out):
+    """Write the legal-action mask (bool[NUM_ACTIONS]) of ``state`` into ``out``."""
+    out[:] = False
+    offset, mask = legal_set(state, opts)
+    while mask != 0:
+        out[offset + lowest_index(mask)] = True
+        mask &= mask - 1
+
+
+@njit(cache=True)
+def is_legal(state, action, opts):
+    """True when ``action`` is legal in ``state``."""
+    if action < 0 or action >= NUM_ACTIONS:
+        return False
+    offset, mask = legal_set(state, opts)
+    i = action - offset
+    return 0 <= i < 54 and ((mask >> i) & 1) != 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# phase transitions
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _finish(state, opts):
+    score(state, opts)
+    state[PHASE] = TERMINAL
+    state[CUR] = -1
+
+
+@njit(cache=True)
+def _start_play(state, opts):
+    leader = (state[DEALER] + 1) % 3
+    if opts[O_SOLO_DECL_LEADS] != 0 and state[CONTRACT] >= SOLO:
+        leader = state[DECLARER]
+    state[PHASE] = PLAY
+    state[LEADER] = leader
+    state[CUR] = leader
+    state[TRICK_N] = 0
+
+
+@njit(cache=True)
+def _start_announce(state):
+    state[PHASE] = ANNOUNCE
+    state[CUR] = state[DECLARER]
+    state[GOODS] = 0
+
+
+@njit(cache=True)
+def _apply_call(state, action, opts):
+    p = state[CUR]
+    if action == A_PASS:
+        state[PASSED] |= ONE << p
+    elif action == A_HOLD:
+        state[HOLDER] = p
+    else:
+        state[LEVEL] = action - A_BID
+        state[HOLDER] = p
+    state[SPOKEN] |= ONE << p
+    state[N_CALLS] += 1
+    level = state[LEVEL]
+    passed = state[PASSED]
+    if level == SOLO_VALAT or (level >= 1 and popcount(passed) == 2):
+        d = state[HOLDER]
+        state[DECLARER] = d
+        state[CONTRACT] = level
+        if level < SOLO:
+            state[PHASE] = TALON
+            state[CUR] = d
+        else:
+            state[DEF_TALON] = state[PACKET] | state[PACKET + 1]
+            _start_announce(state)
+    elif passed == 7:
+        if opts[O_ALL_PASS] == 1:
+            state[TRISCHAKEN] = 1
+            _start_play(state, opts)
+        else:
+            state[THROWN_IN] = 1
+            _finish(state, opts)
+    else:
+        q = (p + 1) % 3
+        if ((passed >> q) & 1) != 0:
+            q = (q + 1) % 3
+        state[CUR] = q
+
+
+@njit(cache=True)
+def _apply_announce(state, action, opts):
+    p = state[CUR]
+    if action == A_GOOD:
+        state[HAD_TURN] |= ONE << p
+        goods = state[GOODS] + 1
+        state[GOODS] = goods
+        if goods == 3:
+            _start_play(state, opts)
+        else:
+            state[CUR] = (p + 1) % 3
+    elif action < A_DOUBLE:
+        state[ANN_BY + action - OFF_ANNOUNCE] = p
+        state[GOODS] = 0
+    else:
+        state[KLEVEL + action - A_DOUBLE] += 1
+        state[GOODS] = 0
+
+
+@njit(cache=True)
+def _apply_play(state, card, opts):
+    p = state[CUR]
+    b = ONE << card
+    state[HAND + p] &= ~b
+    state[PLAYED_BY + p] |= b
+    n = state[TRICK_N]
+    state[TRICK_CARD + n] = card
+    if card <= 2:
+        state[BIRD_TRICK + card] = state[TRICK_NO] + 1
+        state[BIRD_SEAT + card] = p
+    if n < 2:
+        state[TRICK_N] = n + 1
+        state[CUR] = (p + 1) % 3
+        return
+    c0 = state[TRICK_CARD]
+    c1 = state[TRICK_CARD + 1]
+    trick = (ONE << c0) | (ONE << c1) | b
+    kaiser = opts[O_KAISERSTICH] != 0 and (trick & TRULL) == TRULL
+    if kaiser:
+        wcard = np.int64(0)
+    else:
+        wcard = winning_card(trick, SUIT_MASK_OF_CARD[c0], TAROCKS)
+    leader = state[LEADER]
+    if wcard == c0:
+        winner = leader
+    elif wcard == c1:
+        winner = (leader + 1) % 3
+    else:
+        winner = p
+    state[WON + winner] |= trick
+    if wcard <= 2:
+        state[BIRD_WON + wcard] = 1
+    tn = state[TRICK_NO] + 1
+    state[TRICK_NO] = tn
+    state[TRICK_CARD] = -1
+    state[TRICK_CARD + 1] = -1
+    state[TRICK_CARD + 2] = -1
+    state[TRICK_N] = 0
+    d = state[DECLARER]
+    if d >= 0:
+        if winner == d:
+            state[DECL_TRICKS] += 1
+        if (trick & MOND_SKS) == MOND_SKS and not kaiser:
+            s21 = (leader + (0 if c0 == 20 else (1 if c1 == 20 else 2))) % 3
+            s22 = (leader + (0 if c0 == 21 else (1 if c1 == 21 else 2))) % 3
+            if (s21 == d) != (s22 == d):
+                state[MOND_SEAT] = s22
+        if winner != d and state[CONTRACT] == SOLO_VALAT and opts[O_SV_EARLY_END] != 0:
+            _finish(state, opts)
+            return
+    if tn == 16:
+        _finish(state, opts)
+        return
+    state[LEADER] = winner
+    state[CUR] = winner
+
+
+@njit(cache=True)
+def apply_unchecked(state, action, opts):
+    """Apply a legal ``action`` (no legality check, no forced-move handling) and record it."""
+    h = state[HIST_LEN]
+    if h < MAX_EPISODE_LENGTH:
+        state[HIST + h] = action
+    state[HIST_LEN] = h + 1
+    phase = state[PHASE]
+    if phase == PLAY:
+        _apply_play(state, action - OFF_PLAY, opts)
+    elif phase == ANNOUNCE:
+        _apply_announce(state, action, opts)
+    elif phase == AUCTION:
+        _apply_call(state, action, opts)
+    elif phase == DISCARD:
+        card = action - OFF_DISCARD
+        b = ONE << card
+        d = state[DECLARER]
+        state[HAND + d] &= ~b
+        state[DISCARDS] |= b
+        if card <= 21:
+            state[DISCARDS_UP] |= b
+        state[N_DISCARDS] += 1
+        if state[N_DISCARDS] == 3:
+            _start_announce(state)
+    elif phase == TALON:
+        i = action - A_TAKE_PACKET
+        d = state[DECLARER]
+        state[HAND + d] |= state[PACKET + i]
+        state[DEF_TALON] = state[PACKET + 1 - i]
+        state[TAKEN] = i
+        state[PHASE] = DISCARD
+
+
+@njit(cache=True)
+def auto_play_forced(state, opts):
+    """With the option ``auto_play_forced``, apply every single-legal-action decision from here on."""
+    if opts[O_AUTO_FORCED] == 0:
+        return
+    while state[PHASE] != TERMINAL:
+        offset, mask = legal_set(state, opts)
+        if (mask & (mask - 1)) != 0:
+            return
+        apply_unchecked(state, offset + lowest_index(mask), opts)
+
+
+@njit(cache=True)
+def step(state, action, opts):
+    """Apply a legal action, then any forced decisions (no legality check)."""
+    apply_unchecked(state, action, opts)
+    if opts[O_AUTO_FORCED] != 0:
+        auto_play_forced(state, opts)
+
+
+@njit(cache=True)
+def apply_action(state, action, opts):
+    """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
+    if state[PHASE] == TERMINAL:
+        return GAME_OVER
+    if not is_legal(state, action, opts):
+        return ILLEGAL
+    step(state, action, opts)
+    return OK
+
+
+# ---------------------------------------------------------------------------------------------------------
+# scoring
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _score_trischaken(state, opts):
+    p0 = thirds(state[WON]) // 3
+    p1 = thirds(state[WON + 1]) // 3
+    p2 = thirds(state[WON + 2]) // 3
+    state[POINTS] = p0
+    state[POINTS + 1] = p1
+    state[POINTS + 2] = p2
+    top = max(p0, max(p1, p2))
+    n_losers = 0
+    for s in range(3):
+        if state[POINTS + s] == top:
+            n_losers += 1
+    v = opts[O_TRISCHAKEN_VALUE]
+    for s in range(3):
+        lost = state[POINTS + s] == top
+        if n_losers == 1:
+            state[RESULT + s] = -2 * v if lost else v
+        elif n_losers == 2:
+            state[RESULT + s] = -v if lost else 2 * v
+        else:
+            state[RESULT + s] = 0
+
+
+@njit(cache=True)
+def bird_items(state, opts, cancel, bonus_factor):
+    """Net value of the bird items for the declarer's side (announced and silent)."""
+    d = state[DECLARER]
+    net = np.int64(0)
+    for b in range(3):
+        own_trick = state[BIRD_TRICK + b] == BIRD_TRICK_NO[b]
+        won = own_trick and state[BIRD_WON + b] != 0
+        by = state[ANN_BY + b]
+        if by >= 0:
+            v = (BIRD_ANNOUNCED_VALUE[b] << state[KLEVEL + 1 + b]) * bonus_factor
+            net += v if (by == d) == won else -v
+        elif not cancel and own_trick:
+            v = BIRD_SILENT_VALUE[b] * bonus_factor
+            decl_bird = state[BIRD_SEAT + b] == d
+            if won:
+                net += v if decl_bird else -v
+            elif opts[O_SILENT_PENALTY] != 0:
+                net += -v if decl_bird else v
+    return net
+
+
+@njit(cache=True)
+def score(state, opts):
+    """Fill ``POINTS`` and ``RESULT`` of a finished deal (the zero-sum settlement)."""
+    if state[THROWN_IN] != 0 or state[VOID] != 0:
+        return
+    if state[TRISCHAKEN] != 0:
+        _score_trischaken(state, opts)
+        return
+    d = state[DECLARER]
+    f1 = (d + 1) % 3
+    f2 = (d + 2) % 3
+    decl_tricks = state[WON + d]
+    def_tricks = state[WON + f1] | state[WON + f2]
+    decl_pile = decl_tricks | state[DISCARDS]
+    def_pile = def_tricks | state[DEF_TALON]
+    t_decl = thirds(decl_pile)
+    state[POINTS + d] = t_decl // 3
+    state[POINTS + f1] = thirds(def_pile) // 3
+    state[POINTS + f2] = state[POINTS + f1]
+    level = state[CONTRACT]
+    kgame = state[KLEVEL]
+    net = np.int64(0)
+    if level == SOLO_VALAT:
+        v = GAME_VALUE[SOLO_VALAT] << kgame
+        net = v if state[DECL_TRICKS] == 16 else -v
+    else:
+        g = GAME_VALUE[level]
+        valat_side = 0  # +1 the declarer took every trick, -1 the defenders did
+        if opts[O_VALAT_FACTOR] > 0:
+            if state[DECL_TRICKS] == 16:
+                valat_side = 1
+            elif state[DECL_TRICKS] == 0:
+                valat_side = -1
+        if valat_side != 0:
+            net = valat_side * ((g * opts[O_VALAT_FACTOR]) << kgame)
+        else:
+            v = g << kgame
+            net = v if t_decl >= WIN_THIRDS else -v
+        cancel = valat_side != 0 and opts[O_VALAT_CANCELS] != 0
+        bf = opts[O_SOLO_BONUS] if level == SOLO else np.int64(1)
+        net += bird_items(state, opts, cancel, bf)
+        if not cancel:
+            if opts[O_TRULL_PILES] != 0:
+                dm = decl_pile
+                fm = def_pile
+            else:
+                dm = decl_tricks
+                fm = def_tricks
+            bonus = TRULL_BONUS * bf
+            if (dm & TRULL) == TRULL:
+                net += bonus
+            if (fm & TRULL) == TRULL:
+                net -= bonus
+            if (dm & KINGS) == KINGS:
+                net += bonus
+            if (fm & KINGS) == KINGS:
+                net -= bonus
+            ms = state[MOND_SEAT]
+            if ms >= 0:
+                net += bonus if ms == d else -bonus
+    state[RESULT + d] = 2 * net
+    state[RESULT + f1] = -net
+    state[RESULT + f2] = -net
+
+
+@njit(cache=True)
+def returns(state, out):
+    """Write the settlement (float64[3], zeros before the end) into ``out``."""
+    terminal = state[PHASE] == TERMINAL
+    for s in range(3):
+        out[s] = state[RESULT + s] if terminal else 0
+
+
+@njit(cache=True)
+def random_action(state, opts, rng):
+    """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 when terminal).
+
+    A single legal action is returned without drawing from the generator.
+    """
+    offset, mask = legal_set(state, opts)
+    if (mask & (mask - 1)) == 0:
+        if mask == 0:
+            return rng, np.int64(-1)
+        return rng, offset + lowest_index(mask)
+    rng, r = below(rng, popcount(mask))
+    return rng, offset + nth_set_index(mask, r)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# invariants
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def talon_unassigned(state):
+    """Talon cards that are in nobody's hand or pile (before the talon is used, Trischaken, throw-ins)."""
+    if state[PHASE] == AUCTION or state[PHASE] == TALON or state[DECLARER] < 0:
+        return state[PACKET] | state[PACKET + 1]
+    return np.int64(0)
+
+
+@njit(cache=True)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+
+    1 a card in two places or missing; 2 empty legal set before the end, or a legal set at the end;
+    3 episode longer than 105 actions; 4 played-card or hand counts disagree with the trick count;
+    5 settlement not zero-sum; 6 card points do not add up to 70; 7 a finished deal of impossible length;
+    8 no valid seat to act; 9 auction state broken (holder to act, wrong level); 10 layout tag.
+    """
+    if state[MAGIC] != LAYOUT_MAGIC:
+        return 10
+    phase = state[PHASE]
+    if phase < AUCTION or phase > TERMINAL:
+        return 10
+    seen = np.int64(0)
+    total = np.int64(0)
+    for s in range(3):
+        seen |= state[HAND + s] | state[WON + s]
+        total += popcount(state[HAND + s]) + popcount(state[WON + s])
+    others = (talon_unassigned(state), state[DEF_TALON], state[DISCARDS], trick_mask(state))
+    for m in others:
+        seen |= m
+        total += popcount(m)
+    if seen != ALL or total != 54:
+        return 1
+    offset, mask = legal_set(state, opts)
+    terminal = phase == TERMINAL
+    if terminal == (mask != 0):
+        return 2
+    if state[HIST_LEN] > MAX_EPISODE_LENGTH:
+        return 3
+    if terminal:
+        if state[CUR] != -1:
+            return 8
+    elif state[CUR] < 0 or state[CUR] > 2:
+        return 8
+    plays = 0
+    for s in range(3):
+        n = popcount(state[PLAYED_BY + s])
+        plays += n
+        expected = state[TRICK_NO]
+        if phase == PLAY and (s - state[LEADER]) % 3 < state[TRICK_N]:
+            expected += 1
+        if n != expected:
+            return 4
+        size = 16 - n
+        if s == state[DECLARER] and (phase == DISCARD):
+            size += 3 - state[N_DISCARDS]
+        if popcount(state[HAND + s]) != size:
+            return 4
+    if phase == AUCTION:
+        if state[CUR] == state[HOLDER] or ((state[PASSED] >> state[CUR]) & 1) != 0:
+            return 9
+        if state[LEVEL] >= SOLO_VALAT:
+            return 9
+    if terminal:
+        r = state[RESULT] + state[RESULT + 1] + state[RESULT + 2]
+        if r != 0:
+            return 5
+        hl = state[HIST_LEN]
+        if state[VOID] != 0:
+            return 0 if hl == 0 else 7
+        if state[THROWN_IN] != 0:
+            return 0 if hl == 3 and state[RESULT] == 0 and state[RESULT + 1] == 0 else 7
+        if state[TRISCHAKEN] != 0:
+            talon = state[PACKET] | state[PACKET + 1]
+            pts = state[POINTS] + state[POINTS + 1] + state[POINTS + 2]
+            if 3 * pts + thirds(talon) != 210:
+                return 6
+            if hl != 51 or plays != 48:
+                return 7
+            return 0
+        d = state[DECLARER]
+        left = state[HAND] | state[HAND + 1] | state[HAND + 2]
+        if 3 * (state[POINTS + d] + state[POINTS + (d + 1) % 3]) + thirds(left) != 210:
+            return 6
+        if plays != 48:
+            if not (state[CONTRACT] == SOLO_VALAT and plays % 3 == 0 and state[DECL_TRICKS] * 3 + 3 == plays):
+                return 7
+    return 0
