@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from tarockrl.envs.registration import register_envs
 from tarockrl.errors import (
     BadDealError,
     BadOptionError,
@@ -20,6 +21,8 @@ from tarockrl.games import list_games, make_game
 from tarockrl.games.api import TERMINAL_PLAYER, Batch, Game, State
 
 __version__ = "0.1.0"
+
+register_envs()
 
 __all__ = [
     "__version__",

@@ -1,0 +1,421 @@
+"""Environment drivers in numba, generic over the game: the template compiled once per game.
+
+The names in the bindings block below are placeholders. :mod:`tarockrl.envs._bind` writes a copy of this file
+per game (and per specialised rules definition) into a cache folder, with the block replaced by that game's
+kernels and sizes, and imports the copy. Each copy is an ordinary module, so numba caches its compiled drivers
+on disk (numba cannot cache a function that receives other jitted functions as arguments, and a function made
+in a factory or closure never hits the cache).
+
+What lives here:
+
+* per-row helpers: start an episode (deal, opponent random stream, learner seat), play the in-engine random
+  opponents until the learner's turn (``settle``), write an observation and an int8 action mask (``emit``);
+* ``single_begin`` / ``single_step``: the single-agent Gymnasium env, one call per ``env.step``;
+* ``vec_run``: the single-agent vector env, every sub-env in one parallel call (autoreset included);
+* ``sp_run``, ``sp_observe_all``: the batched self-play interface (every seat driven by the caller).
+
+Randomness: the random opponents of an episode draw from ``stream_seed(seed ^ OPPONENT_SALT, deal_id)``; a
+random learner seat is the first draw of that stream. An episode is therefore a pure function of
+``(seed, deal_id)`` and the learner's actions, whatever the number of threads, the batch size or the row.
+
+Rows are processed in fixed chunks of ``CHUNK`` rows (one scratch mask per chunk), never per thread.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from numba import njit, prange
+
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.rng import below, stream_seed
+
+# ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
+GAME_NAME = "template"
+NUM_PLAYERS = 1
+NUM_ACTIONS = 1
+OBS_SIZE = 1
+STATE_LEN = 1
+SLOT_CUR = 0
+SLOT_PHASE = 0
+TERMINAL_PHASE = 0
+deal = None  # (row, seed, deal_id, opts)
+legal_mask = None  # (row, opts, out_bool)
+apply_action = None  # (row, action, opts) -> 0 ok / 1 illegal / 2 over
+observe = None  # (row, player, opts, out_f32)
+returns = None  # (row, out_f64)
+# ---- bindings (end) -------------------------------------------------------------------------------------------
+
+OPPONENT_SALT = np.int64(0x0770_6F_6E_65_6E_74)
+CHUNK = 32
+NUM_WORDS = (NUM_ACTIONS + 7) // 8 + 1  # scratch words for one legal mask (see random_legal)
+LITTLE_ENDIAN = sys.byteorder == "little"
+
+# per-row control slots (int64[CTRL_LEN] per row)
+C_SEAT = 0  # learner seat of the current episode
+C_FIXED_SEAT = 1  # -1: a random seat per episode; else this seat
+C_RNG = 2  # random stream of the in-engine opponents
+C_ACTED = 3  # 1 once the learner has acted in this episode
+C_DEAL_ID = 4  # deal id of the current episode
+C_EPISODE = 5  # episodes started by this row (vector env: the next deal id is first + row + k * stride)
+C_STATUS = 6  # READY / DONE / AGENT / BROKEN after the last call
+C_NEEDS_RESET = 7  # 1 when the episode is over and the row waits for a reset
+C_SKIPPED = 8  # deals skipped because the learner had no decision in them
+CTRL_LEN = 9
+
+# status codes
+READY = 0  # the learner is to move
+DONE = 1  # the episode is over
+AGENT = 2  # an opponent driven by a Python agent is to move (seat = row[SLOT_CUR])
+ILLEGAL = 3  # the given action was illegal (row unchanged)
+BROKEN = 4  # the engine refused a legal action or the learner never gets a decision (a bug)
+
+# opponent kinds, by seat relative to the learner
+KIND_AGENT = 0
+KIND_RANDOM = 1
+
+# vector ops per row
+OP_SKIP = 0
+OP_STEP = 1
+OP_RESUME = 2
+OP_RESET = 3
+
+# vector params (int64) and float params
+P_SEED = 0
+P_STRIDE = 1
+P_FIRST_DEAL = 2
+P_ILLEGAL_LOSE = 3
+P_AUTORESET = 4  # 0 next_step, 1 same_step, 2 disabled
+P_MAX_SKIPS = 5
+P_WANT_FINAL_OBS = 6
+NUM_PARAMS = 7
+F_SCALE = 0
+F_ILLEGAL_REWARD = 1
+NUM_FPARAMS = 2
+
+AUTORESET_NEXT_STEP = 0
+AUTORESET_SAME_STEP = 1
+AUTORESET_DISABLED = 2
+
+
+# ---------------------------------------------------------------------------------------------------------
+# per-row helpers
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def scratch_words():
+    """A zeroed scratch mask: int64 words whose bytes, viewed as bool, hold one legal flag per action."""
+    return np.zeros(NUM_WORDS, dtype=np.int64)
+
+
+@njit(cache=True)
+def random_legal(row, opts, words, rng):
+    """A uniformly random legal action from the stream ``rng``; returns ``(rng, action)`` (-1 when none).
+
+    ``legal_mask`` writes one bool byte per action into ``words``; every legal action is then exactly one set
+    bit (bit 0 of its byte), so counting and picking the ``r``-th legal action work on whole words.
+    """
+    flags = words.view(np.bool_)[:NUM_ACTIONS]
+    legal_mask(row, opts, flags)
+    k = 0
+    for j in range(NUM_WORDS):
+        k += popcount(words[j])
+    if k == 0:
+        return rng, np.int64(-1)
+    rng, r = below(rng, k)
+    for j in range(NUM_WORDS):
+        w = words[j]
+        c = popcount(w)
+        if r < c:
+            for _ in range(r):
+                w &= w - 1
+            if LITTLE_ENDIAN:
+                return rng, np.int64(8 * j + lowest_index(w) // 8)
+            for b in range(8 * j, min(8 * j + 8, NUM_ACTIONS)):  # pragma: no cover - big-endian machines
+                if flags[b]:
+                    if r == 0:
+                        return rng, np.int64(b)
+                    r -= 1
+        r -= c
+    return rng, np.int64(-1)
+
+
+@njit(cache=True)
+def begin_episode(row, ctrl, seed, deal_id, deal_now, opts):
+    """Deal ``deal(seed, deal_id)`` (unless the row already holds a deal) and set up the episode's stream and seat."""
+    if deal_now:
+        deal(row, seed, deal_id, opts)
+    rng = stream_seed(seed ^ OPPONENT_SALT, deal_id)
+    if ctrl[C_FIXED_SEAT] < 0:
+        rng, s = below(rng, NUM_PLAYERS)
+        ctrl[C_SEAT] = s
+    else:
+        ctrl[C_SEAT] = ctrl[C_FIXED_SEAT]
+    ctrl[C_RNG] = rng
+    ctrl[C_ACTED] = 0
+    ctrl[C_DEAL_ID] = deal_id
+    ctrl[C_NEEDS_RESET] = 0
+
+
+@njit(cache=True)
+def settle(row, ctrl, opts, kinds, scratch):
+    """Play in-engine random opponents until the learner's turn (READY), the end (DONE) or a Python agent (AGENT)."""
+    seat = ctrl[C_SEAT]
+    while row[SLOT_PHASE] != TERMINAL_PHASE:
+        cur = row[SLOT_CUR]
+        if cur == seat:
+            return READY
+        if kinds[(cur - seat) % NUM_PLAYERS] != KIND_RANDOM:
+            return AGENT
+        rng, a = random_legal(row, opts, scratch, ctrl[C_RNG])
+        ctrl[C_RNG] = rng
+        if a < 0 or apply_action(row, a, opts) != 0:
+            return BROKEN
+    return DONE
+
+
+@njit(cache=True)
+def emit(row, player, opts, words, obs_out, mask_out):
+    """Observation of ``player`` into ``obs_out``; its int8 legal mask into ``mask_out`` (zeros if not to move)."""
+    observe(row, player, opts, obs_out)
+    if row[SLOT_PHASE] != TERMINAL_PHASE and row[SLOT_CUR] == player:
+        flags = words.view(np.bool_)[:NUM_ACTIONS]
+        legal_mask(row, opts, flags)
+        for a in range(NUM_ACTIONS):
+            mask_out[a] = 1 if flags[a] else 0
+    else:
+        mask_out[:] = 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the single-agent env
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def single_begin(row, ctrl, seed, deal_id, deal_now, opts):
+    """Start an episode in ``row`` (see :func:`begin_episode`)."""
+    begin_episode(row, ctrl, seed, deal_id, deal_now, opts)
+
+
+@njit(cache=True)
+def single_step(row, ctrl, action, opts, kinds, scratch, obs_out, mask_out, ret_out):
+    """Apply ``action`` (``-1``: none) for the seat to move, then play random opponents; write the outputs.
+
+    Returns the status: READY (learner's observation and mask written), AGENT (the observation and mask of the
+    Python-driven seat to move written), DONE (learner's final observation, zero mask and the settlement of
+    every seat written), ILLEGAL (nothing changed) or BROKEN.
+    """
+    if action >= 0:
+        mover = row[SLOT_CUR]
+        if apply_action(row, action, opts) != 0:
+            return ILLEGAL
+        if mover == ctrl[C_SEAT]:
+            ctrl[C_ACTED] = 1
+    code = settle(row, ctrl, opts, kinds, scratch)
+    if code == AGENT:
+        emit(row, row[SLOT_CUR], opts, scratch, obs_out, mask_out)
+    else:
+        emit(row, ctrl[C_SEAT], opts, scratch, obs_out, mask_out)
+    if code == DONE:
+        returns(row, ret_out)
+        ctrl[C_NEEDS_RESET] = 1
+    ctrl[C_STATUS] = code
+    return code
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the vector env
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _vec_new_episode(i, row, c, params, opts):
+    k = c[C_EPISODE]
+    c[C_EPISODE] = k + 1
+    deal_id = params[P_FIRST_DEAL] + i + k * params[P_STRIDE]
+    begin_episode(row, c, params[P_SEED], deal_id, True, opts)
+
+
+@njit(cache=True)
+def _vec_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out, rew_out,
+             term_out, ret_out, final_obs):
+    row = rows[i]
+    c = ctrl[i]
+    ended = False  # the learner's episode ended in this call and waits to be reported / reset
+    if op == OP_STEP or op == OP_RESET:
+        rew_out[i] = 0.0
+        term_out[i] = False
+        ret_out[i, :] = 0.0
+    if op == OP_RESET or (op == OP_STEP and c[C_NEEDS_RESET] != 0):
+        _vec_new_episode(i, row, c, params, opts)
+    elif op == OP_STEP:
+        ok = 0 <= action < NUM_ACTIONS and legal[i, action]
+        if ok:
+            ok = apply_action(row, action, opts) == 0
+        if ok:
+            c[C_ACTED] = 1
+        else:  # only reached with illegal_action="lose" (the caller checks "raise" first)
+            rew_out[i] = fparams[F_ILLEGAL_REWARD] * fparams[F_SCALE]
+            term_out[i] = True
+            ended = True
+    elif op == OP_RESUME:
+        if apply_action(row, action, opts) != 0:
+            c[C_STATUS] = ILLEGAL
+            return ILLEGAL
+    skips = 0
+    while True:
+        if not ended:
+            code = settle(row, c, opts, kinds, scratch)
+            if code == DONE:
+                if c[C_ACTED] != 0:
+                    returns(row, ret_out[i])
+                    rew_out[i] = ret_out[i, c[C_SEAT]] * fparams[F_SCALE]
+                    term_out[i] = True
+                    ended = True
+                else:  # the learner had no decision in this deal: deal the next one
+                    c[C_SKIPPED] += 1
+                    skips += 1
+                    if skips > params[P_MAX_SKIPS]:
+                        c[C_STATUS] = BROKEN
+                        return BROKEN
+                    _vec_new_episode(i, row, c, params, opts)
+                    continue
+            elif code == READY:
+                emit(row, c[C_SEAT], opts, scratch, obs_out[i], mask_out[i])
+                for a in range(NUM_ACTIONS):
+                    legal[i, a] = mask_out[i, a] != 0
+                c[C_STATUS] = READY
+                return READY
+            elif code == AGENT:
+                emit(row, row[SLOT_CUR], opts, scratch, obs_out[i], mask_out[i])
+                c[C_STATUS] = AGENT
+                return AGENT
+            else:
+                c[C_STATUS] = BROKEN
+                return BROKEN
+        # the learner's episode is over
+        if params[P_AUTORESET] == AUTORESET_SAME_STEP:
+            if params[P_WANT_FINAL_OBS] != 0:
+                observe(row, c[C_SEAT], opts, final_obs[i])
+            _vec_new_episode(i, row, c, params, opts)
+            ended = False
+            continue
+        emit(row, c[C_SEAT], opts, scratch, obs_out[i], mask_out[i])
+        mask_out[i, :] = 0
+        legal[i, :] = False
+        c[C_NEEDS_RESET] = 1
+        c[C_STATUS] = DONE
+        return DONE
+
+
+@njit(cache=True, parallel=True)
+def vec_run(rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out, rew_out, term_out,
+            ret_out, final_obs, counts):
+    """Run ``ops[i]`` on every row in one parallel call.
+
+    ``OP_STEP``: the learner's ``actions[i]`` (a row waiting for a reset starts its next episode instead and
+    ignores the action), then the in-engine opponents, the episode end and the autoreset. ``OP_RESUME``: the
+    action of the Python agent to move. ``OP_RESET``: start the row's next episode. Writes ``counts`` =
+    ``[illegal learner actions, rows waiting for a Python agent, broken rows]``. With
+    ``params[P_ILLEGAL_LOSE] == 0`` an illegal learner action in any row changes nothing (``counts[0] > 0``).
+    """
+    n = rows.shape[0]
+    counts[:] = 0
+    if params[P_ILLEGAL_LOSE] == 0:
+        bad = 0
+        for i in range(n):
+            if ops[i] == OP_STEP and ctrl[i, C_NEEDS_RESET] == 0:
+                a = actions[i]
+                if a < 0 or a >= NUM_ACTIONS or not legal[i, a]:
+                    bad += 1
+        if bad != 0:
+            counts[0] = bad
+            return
+    nchunks = (n + CHUNK - 1) // CHUNK
+    n_agent = 0
+    n_broken = 0
+    for ch in prange(nchunks):
+        scratch = scratch_words()
+        hi = min(n, (ch + 1) * CHUNK)
+        for i in range(ch * CHUNK, hi):
+            op = ops[i]
+            if op != OP_SKIP:
+                st = _vec_row(i, op, actions[i], rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out,
+                              mask_out, rew_out, term_out, ret_out, final_obs)
+                if st == AGENT:
+                    n_agent += 1
+                elif st == BROKEN or st == ILLEGAL:
+                    n_broken += 1
+    counts[1] = n_agent
+    counts[2] = n_broken
+
+
+# ---------------------------------------------------------------------------------------------------------
+# batched self-play: the caller acts for every seat
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _sp_emit(i, row, opts, scratch, legal, obs_out, mask_out, players_out):
+    if row[SLOT_PHASE] == TERMINAL_PHASE:
+        players_out[i] = -1
+        obs_out[i, :] = 0.0
+        mask_out[i, :] = 0
+        legal[i, :] = False
+        return
+    p = row[SLOT_CUR]
+    players_out[i] = p
+    emit(row, p, opts, scratch, obs_out[i], mask_out[i])
+    for a in range(NUM_ACTIONS):
+        legal[i, a] = mask_out[i, a] != 0
+
+
+@njit(cache=True, parallel=True)
+def sp_run(rows, ctrl, ops, actions, opts, params, legal, obs_out, mask_out, players_out, ret_out, done_out):
+    """Self-play: ``OP_STEP`` applies ``actions[i]`` for the seat to move of row ``i``; ``OP_RESET`` deals.
+
+    A finished deal writes every seat's settlement to ``ret_out[i]`` and sets ``done_out[i]``; with
+    ``params[P_AUTORESET] == AUTORESET_SAME_STEP`` the row's next deal starts at once, else the row stays over
+    until reset. Then the observation and mask of the seat to move are written (zeros and player -1 when over).
+    Returns the number of illegal actions (nothing is changed when there is one).
+    """
+    n = rows.shape[0]
+    bad = 0
+    for i in range(n):
+        if ops[i] == OP_STEP and rows[i, SLOT_PHASE] != TERMINAL_PHASE:
+            a = actions[i]
+            if a < 0 or a >= NUM_ACTIONS or not legal[i, a]:
+                bad += 1
+    if bad != 0:
+        return bad
+    nchunks = (n + CHUNK - 1) // CHUNK
+    for ch in prange(nchunks):
+        scratch = scratch_words()
+        hi = min(n, (ch + 1) * CHUNK)
+        for i in range(ch * CHUNK, hi):
+            op = ops[i]
+            if op == OP_SKIP:
+                continue
+            row = rows[i]
+            c = ctrl[i]
+            done_out[i] = False
+            ret_out[i, :] = 0.0
+            if op == OP_RESET:
+                _vec_new_episode(i, row, c, params, opts)
+            elif row[SLOT_PHASE] != TERMINAL_PHASE:
+                apply_action(row, actions[i], opts)
+                if row[SLOT_PHASE] == TERMINAL_PHASE:
+                    returns(row, ret_out[i])
+                    done_out[i] = True
+                    if params[P_AUTORESET] == AUTORESET_SAME_STEP:
+                        _vec_new_episode(i, row, c, params, opts)
+            _sp_emit(i, row, opts, scratch, legal, obs_out, mask_out, players_out)
+    return 0
+
+
+@njit(cache=True, parallel=True)
+def sp_observe_all(rows, opts, obs_out, mask_out):
+    """Every seat's observation ``obs_out[i, p]`` and int8 mask ``mask_out[i, p]`` (zeros unless ``p`` is to move)."""
+    n = rows.shape[0]
+    nchunks = (n + CHUNK - 1) // CHUNK
+    for ch in prange(nchunks):
+        scratch = scratch_words()
+        hi = min(n, (ch + 1) * CHUNK)
+        for i in range(ch * CHUNK, hi):
+            for p in range(NUM_PLAYERS):
+                emit(rows[i], p, opts, scratch, obs_out[i, p], mask_out[i, p])

@@ -1,0 +1,210 @@
+"""PettingZoo AEC environment for every tarockrl game (optional extra: ``pip install 'tarockrl[pettingzoo]'``).
+
+::
+
+    from tarockrl.envs import aec_env
+    env = aec_env("dreierles")
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+Agents are ``"player_0" ...`` (seat numbers, in playing order). Observations are dicts
+``{"observation": float32[observation_size], "action_mask": int8[num_actions]}``: the engine's observation of
+that seat (only what it may know) and its legal actions, all zeros for agents not to move. Rewards are 0 until
+the deal ends, then every agent's settlement in game points (times ``reward_scale``); every agent then
+terminates (no truncation). ``reset(seed=s)`` starts the deal stream of ``s`` (deals 0, 1, 2, ...);
+``options={"deal_id": k}`` or ``{"deal": {...}}`` plays a fixed deal. An illegal action raises
+``IllegalActionError`` in the raw env; ``env(..., illegal_action="lose")`` applies PettingZoo's
+``TerminateIllegalWrapper`` instead (the offender gets ``illegal_reward``, the deal ends).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from tarockrl.envs.common import (
+    DEFAULT_ILLEGAL_REWARD,
+    as_action,
+    check_illegal,
+    observation_space,
+    resolve_game,
+    to_int64,
+)
+from tarockrl.errors import IllegalActionError
+from tarockrl.games.api import State
+
+__all__ = ["TarockAECEnv", "env", "raw_env"]
+
+_RESET_OPTIONS = ("deal", "deal_id")
+
+
+class TarockAECEnv(AECEnv):
+    """A PettingZoo AEC environment of one game (module docstring: the details).
+
+    Args:
+        game: a game name or a :class:`tarockrl.Game`.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        reward_scale: factor applied to the settlements.
+        **rules_options: the game's rules options.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "tarockrl_v0", "is_parallelizable": False,
+                "render_fps": 4}
+
+    def __init__(self, game: Any = "dreierles", render_mode: str | None = None, reward_scale: float = 1.0,
+                 **rules_options: Any) -> None:
+        """Create the environment."""
+        super().__init__()
+        self.game = resolve_game(game, rules_options)
+        g = self.game
+        _, _, self.reward_scale = check_illegal("raise", 0.0, reward_scale)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=f"{g.name}_v0")
+        self.possible_agents = [f"player_{p}" for p in range(g.num_players)]
+        self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict(
+                {
+                    "observation": observation_space(g),
+                    "action_mask": gymnasium.spaces.Box(0, 1, (g.num_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: gymnasium.spaces.Discrete(g.num_actions) for a in self.possible_agents}
+        self._state: State | None = None
+        self._base_seed: int | None = None
+        self._next_deal = 0
+        self._zero_mask = np.zeros(g.num_actions, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """The Dict space of ``agent``'s observations."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """``Discrete(num_actions)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def state_object(self) -> State:
+        """The current deal as a :class:`tarockrl.State` (a copy; every hand included)."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state.clone()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal (see the module docstring for ``seed`` and ``options``)."""
+        opts = dict(options or {})
+        unknown = sorted(set(opts) - set(_RESET_OPTIONS), key=str)
+        if unknown:
+            warnings.warn(f"ignoring unknown reset option(s) {unknown}; known: {list(_RESET_OPTIONS)}", stacklevel=2)
+        if "deal" in opts and "deal_id" in opts:
+            raise ValueError("give reset option 'deal' or 'deal_id', not both")
+        if seed is not None:
+            self._base_seed = to_int64(seed)
+            self._next_deal = 0
+        elif self._base_seed is None:
+            self._base_seed = int(np.random.default_rng().integers(0, 2**62))
+        if "deal" in opts:
+            self._state = self.game.new_initial_state(deal=opts["deal"])
+        else:
+            if "deal_id" in opts:
+                deal_id = to_int64(opts["deal_id"], "deal_id")
+            else:
+                deal_id = self._next_deal
+                self._next_deal += 1
+            self._state = self.game.new_initial_state(seed=self._base_seed, deal_id=deal_id)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._state.current_player()]
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": ..., "action_mask": ...}`` of ``agent`` (zero mask unless it is to move)."""
+        p = self.agent_name_mapping[agent]
+        s = self._state
+        obs = s.observation(p)
+        if s.current_player() == p:
+            mask = s.legal_action_mask().astype(np.int8)
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for ``agent_selection`` (``None`` for agents that are done)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        s = self._state
+        a = as_action(action, self.game.num_actions)
+        p = self.agent_name_mapping[agent]
+        if s.current_player() != p:  # pragma: no cover - agent_selection always follows the state
+            raise IllegalActionError(f"{agent} is not to move")
+        self._cumulative_rewards[agent] = 0.0
+        s.apply_action(a)  # IllegalActionError naming the legal actions, state unchanged
+        if s.is_terminal():
+            ret = s.returns()
+            self.rewards = {x: float(ret[self.agent_name_mapping[x]]) * self.reward_scale for x in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos = {x: {"returns": ret.copy()} for x in self.agents}
+            nxt = self.possible_agents[(p + 1) % self.game.num_players]
+            self.agent_selection = nxt if nxt in self.agents else self.agents[0]
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self.possible_agents[s.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``) or printed (``"human"``)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: create the env with render_mode='ansi'")
+            return None
+        text = "(no deal yet)" if self._state is None else str(self._state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def raw_env(game: Any = "dreierles", **kwargs: Any) -> TarockAECEnv:
+    """The unwrapped AEC env."""
+    return TarockAECEnv(game, **kwargs)
+
+
+def env(game: Any = "dreierles", illegal_action: str = "raise", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+        **kwargs: Any) -> AECEnv:
+    """The AEC env with PettingZoo's usual wrappers (out-of-bounds assertion, call-order enforcement).
+
+    ``illegal_action="lose"`` adds ``TerminateIllegalWrapper``: an illegal action ends the deal and the offender
+    gets ``illegal_reward`` (times ``reward_scale``).
+    """
+    mode, reward, _ = check_illegal(illegal_action, illegal_reward, kwargs.get("reward_scale", 1.0))
+    e: AECEnv = raw_env(game, **kwargs)
+    if mode == "lose":
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=reward * e.reward_scale)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+

@@ -1,0 +1,438 @@
+"""The single-agent Gymnasium environment: one learning seat, the other seats driven by agents.
+
+``TarockEnv(game, ...)`` works for every registered game; ``gymnasium.make("tarockrl/<Game>-v0")`` builds the
+per-game class (``DreierlesEnv`` ...), whose docstring is that game's documentation page (``help(...)``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from tarockrl.envs import _bind
+from tarockrl.envs.common import (
+    DEFAULT_ILLEGAL_REWARD,
+    ResetNeededError,
+    actions_table,
+    as_action,
+    check_illegal,
+    check_options,
+    check_seat,
+    derived_seed,
+    env_id,
+    game_summary,
+    indent,
+    observation_doc,
+    observation_space,
+    options_table,
+    parse_opponents,
+    resolve_game,
+    to_int64,
+)
+from tarockrl.errors import BadDealError, IllegalActionError
+from tarockrl.games import game_definition, list_games, make_game
+from tarockrl.games.api import State
+
+__all__ = ["TarockEnv", "env_class", "single_env_doc"]
+
+_RESET_OPTIONS = ("deal", "deal_id", "seat")
+_MAX_SKIPS = 1000
+
+
+class TarockEnv(gymnasium.Env):
+    """Single-agent environment for any tarockrl game (see the per-game classes for the full documentation).
+
+    Args:
+        game: a game name (``tarockrl.list_games()``) or a :class:`tarockrl.Game`.
+        seat: the learning seat (``0 .. num_players-1``) or ``"random"`` (drawn per episode).
+        opponents: ``None``/``"random"`` (uniformly random legal, played inside the engine), one agent or callable
+            ``f(observation, action_mask) -> int`` for every other seat, a list of ``num_players-1`` agents (the
+            seats after the learner in playing order), or with a fixed seat a list by absolute seat / a dict.
+        illegal_action: ``"raise"`` (``IllegalActionError``, nothing changes) or ``"lose"`` (the episode ends with
+            reward ``illegal_reward``).
+        reward_scale: factor applied to every reward (the settlement is in game points).
+        illegal_reward: reward in game points (scaled too) of an illegal action under ``illegal_action="lose"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it).
+        **rules_options: the game's rules options (its variants), passed to :func:`tarockrl.make_game`.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: Any = "dreierles",
+        seat: int | str = 0,
+        opponents: Any = None,
+        illegal_action: str = "raise",
+        reward_scale: float = 1.0,
+        illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+        render_mode: str | None = None,
+        **rules_options: Any,
+    ) -> None:
+        """Create the environment (see the class docstring for the arguments)."""
+        self.game = resolve_game(game, rules_options)
+        g = self.game
+        self.num_players = g.num_players
+        self._fixed_seat = check_seat(seat, g.num_players)
+        self.illegal_action, self.illegal_reward, self.reward_scale = check_illegal(
+            illegal_action, illegal_reward, reward_scale
+        )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.opponents = parse_opponents(opponents, g.num_players, self._fixed_seat)
+        self._opponents_spec = opponents
+        self._opponents_seat = self._fixed_seat
+        self.action_space = gymnasium.spaces.Discrete(g.num_actions)
+        self.observation_space = observation_space(g)
+        self._opts = g.encoded_options
+        self._k = _bind.drivers(g)
+        k = self._k
+        self._row = np.zeros(g.state_len, dtype=np.int64)
+        self._ctrl = np.zeros(k.CTRL_LEN, dtype=np.int64)
+        self._ctrl[k.C_FIXED_SEAT] = -1 if self._fixed_seat is None else self._fixed_seat
+        self._ctrl[k.C_STATUS] = -1  # no episode yet
+        self._scratch = np.zeros(k.NUM_WORDS, dtype=np.int64)
+        self._ret = np.zeros(g.num_players, dtype=np.float64)
+        self._obs = np.zeros(g.observation_size, dtype=np.float32)
+        self._mask = np.zeros(g.num_actions, dtype=np.int8)
+        self._base_seed: int | None = None
+        self._next_deal = 0
+        self._seat_override: int | None = None
+        self._last_info: dict[str, Any] = {}
+        self._illegal_end = False
+
+    # -- properties --------------------------------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        """The learning seat of the current episode."""
+        return int(self._ctrl[self._k.C_SEAT])
+
+    @property
+    def deal_id(self) -> int:
+        """Deal id of the current episode (``-1`` for an explicit deal)."""
+        return int(self._ctrl[self._k.C_DEAL_ID])
+
+    @property
+    def state(self) -> State:
+        """A copy of the current deal as a :class:`tarockrl.State` (every hand included: for analysis only)."""
+        return State(self.game, self._row.copy())
+
+    def action_masks(self) -> np.ndarray:
+        """bool[num_actions]: the learner's legal actions now (the same data as ``info["action_mask"]``)."""
+        return self._mask.view(np.bool_)
+
+    def legal_actions(self) -> list[int]:
+        """The learner's legal actions now, ascending."""
+        return np.flatnonzero(self._mask).tolist()
+
+    # -- episode -----------------------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start a deal; returns ``(observation, info)``.
+
+        ``seed`` fixes the deal stream: the episodes after ``reset(seed=s)`` are the deals ``0, 1, 2, ...`` of
+        ``s``. Options: ``{"deal_id": k}`` plays deal ``k`` of the current seed, ``{"deal": {...}}`` an explicit
+        deal in the game's deal notation, ``{"seat": p}`` puts the learner in seat ``p`` for this episode.
+        """
+        super().reset(seed=seed)
+        opts = check_options(options, _RESET_OPTIONS)
+        k = self._k
+        if seed is not None:
+            self._base_seed = to_int64(seed)
+            self._next_deal = 0
+        elif self._base_seed is None:
+            self._base_seed = int(self.np_random.integers(0, 2**62))
+        seat = self._fixed_seat
+        if "seat" in opts:
+            seat = check_seat(opts["seat"], self.num_players, allow_random=False)
+        self._ctrl[k.C_FIXED_SEAT] = -1 if seat is None else seat
+        if seat != self._opponents_seat:  # opponents given by absolute seat follow their seats
+            self.opponents = parse_opponents(self._opponents_spec, self.num_players, seat)
+            self._opponents_seat = seat
+        fixed = "deal" in opts or "deal_id" in opts
+        skipped = 0
+        while True:
+            if "deal" in opts:
+                state = self.game.new_initial_state(deal=opts["deal"])
+                self._row[:] = state._row
+                k.single_begin(self._row, self._ctrl, np.int64(self._base_seed), np.int64(-1), False, self._opts)
+            else:
+                if "deal_id" in opts:
+                    deal_id = to_int64(opts["deal_id"], "deal_id")
+                else:
+                    deal_id = self._next_deal
+                    self._next_deal += 1
+                k.single_begin(self._row, self._ctrl, np.int64(self._base_seed), np.int64(deal_id), True, self._opts)
+            self._reset_agents()
+            obs, mask, code = self._run(-1)
+            if code != k.DONE:
+                break
+            if fixed:
+                raise BadDealError(
+                    f"the learning seat {self.seat} has no decision in this deal (it ends without its turn); "
+                    "choose another deal or seat"
+                )
+            skipped += 1
+            if skipped > _MAX_SKIPS:
+                raise RuntimeError(f"the learning seat had no decision in {skipped} deals in a row")
+        self._illegal_end = False
+        self._obs, self._mask = obs, mask
+        info = {"action_mask": mask, "seat": self.seat, "deal_id": self.deal_id}
+        if skipped:
+            info["skipped_deals"] = skipped
+        self._last_info = info
+        if self.render_mode == "human":
+            self.render()
+        return obs, info
+
+    def _reset_agents(self) -> None:
+        for r, agent in enumerate(self.opponents.agents):
+            if r and agent is not None and hasattr(agent, "reset"):
+                agent.reset(seed=derived_seed(self._base_seed, self.deal_id, r))
+
+    def _run(self, action: int):
+        """Apply ``action`` (-1: none), let every opponent move; returns ``(obs, mask, status)``."""
+        k = self._k
+        g = self.game
+        obs = np.empty(g.observation_size, dtype=np.float32)
+        mask = np.empty(g.num_actions, dtype=np.int8)
+        code = k.single_step(self._row, self._ctrl, action, self._opts, self.opponents.kinds, self._scratch, obs,
+                             mask, self._ret)
+        while code == k.AGENT:
+            cur = int(self._row[g.definition.slot_cur])
+            rel = (cur - self.seat) % self.num_players
+            agent = self.opponents.agents[rel]
+            a = agent.act(obs, mask)
+            try:
+                a = as_action(a, g.num_actions)
+            except IllegalActionError as err:
+                raise IllegalActionError(f"opponent agent {agent!r} at seat {cur}: {err}") from None
+            if not mask[a]:
+                legal = np.flatnonzero(mask).tolist()
+                raise IllegalActionError(
+                    f"opponent agent {agent!r} at seat {cur} chose the illegal action {a} "
+                    f"({g.action_to_string(a)}); legal actions: {legal}"
+                )
+            obs = np.empty(g.observation_size, dtype=np.float32)
+            mask = np.empty(g.num_actions, dtype=np.int8)
+            code = k.single_step(self._row, self._ctrl, a, self._opts, self.opponents.kinds, self._scratch, obs,
+                                 mask, self._ret)
+        if code == k.BROKEN:
+            raise RuntimeError(f"{g.name}: the engine refused a legal action (please report this as a bug)")
+        return obs, mask, code
+
+    def step(self, action: Any):
+        """Play the learner's ``action``, then the opponents until the learner's next turn or the end."""
+        k = self._k
+        status = self._ctrl[k.C_STATUS]
+        if status != k.READY or self._illegal_end:
+            if status == -1:
+                raise ResetNeededError("call reset() before step()")
+            raise ResetNeededError("the episode is over (terminated); call reset() before step()")
+        try:
+            a = as_action(action, self.game.num_actions)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            return self._lose(action)
+        if not self._mask[a]:
+            if self.illegal_action == "raise":
+                legal = ", ".join(f"{x} ({self.game.action_to_string(x)})" for x in self.legal_actions())
+                raise IllegalActionError(
+                    f"action {a} ({self.game.action_to_string(a)}) is not legal for the learning seat {self.seat}; "
+                    f"legal actions: {legal}"
+                )
+            return self._lose(a)
+        obs, mask, code = self._run(a)
+        self._obs, self._mask = obs, mask
+        info = {"action_mask": mask}
+        reward = 0.0
+        terminated = code == k.DONE
+        if terminated:
+            info["returns"] = self._ret.copy()
+            reward = float(self._ret[self.seat]) * self.reward_scale
+        self._last_info = info
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, terminated, False, info
+
+    def _lose(self, action: Any):
+        self._illegal_end = True
+        self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        info = {
+            "action_mask": self._mask,
+            "returns": np.zeros(self.num_players, dtype=np.float64),
+            "illegal_action": action,
+        }
+        self._last_info = info
+        return self._obs.copy(), self.illegal_reward * self.reward_scale, True, False, info
+
+    # -- display -----------------------------------------------------------------------------------------------
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``), printed (``"human"``), or ``None`` without a render mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: create the env with render_mode='ansi'")
+            return None
+        text = self._table()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _table(self) -> str:
+        g = self.game
+        if self._ctrl[self._k.C_STATUS] == -1:
+            return f"{g.definition.display_name}: no deal yet (call reset())"
+        state = State(g, self._row.copy())
+        hist = state.history()
+        head = (
+            f"{g.definition.display_name}  learning seat {self.seat}  deal "
+            + (f"{self.deal_id} of seed {self._base_seed}" if self.deal_id >= 0 else "(explicit)")
+            + f"  opponents: {self.opponents.describe()}"
+        )
+        lines = [head, str(state)]
+        if hist:
+            lines.append("last actions: " + ", ".join(g.action_to_string(a) for a in hist[-g.num_players:]))
+        if self._illegal_end:
+            lines.append(f"episode ended by the illegal action {self._last_info.get('illegal_action')!r}")
+        elif state.is_terminal():
+            result = ", ".join(f"seat {p}: {v:+g}" for p, v in enumerate(state.returns()))
+            lines.append(f"result (game points): {result}")
+        else:
+            legal = self.legal_actions()
+            lines.append("legal: " + ", ".join(f"{a} {g.action_to_string(a)}" for a in legal))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        seat = "random" if self._fixed_seat is None else self._fixed_seat
+        return f"<{type(self).__name__} {self.game!r} seat={seat} opponents=[{self.opponents.describe()}]>"
+
+    # -- pickling ----------------------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_k", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._k = _bind.drivers(self.game)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# per-game classes and their documentation
+# ---------------------------------------------------------------------------------------------------------
+def single_env_doc(name: str) -> str:
+    """The documentation page of the single-agent env of game ``name`` (the per-game class docstring)."""
+    d = game_definition(name)
+    g = make_game(name)
+    gid = env_id(name)
+    return f"""{d.display_name} for Gymnasium: ``gymnasium.make("{gid}")``.
+
+{game_summary(name)}
+
+One learning seat plays a whole deal against the other seats, which are driven by agents (uniformly random
+legal actions by default, played inside the numba engine). Example::
+
+    import gymnasium, numpy as np, tarockrl
+    env = gymnasium.make("{gid}", seat=0)
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])     # any legal action
+        obs, reward, done, truncated, info = env.step(action)
+    print(reward, info["returns"])
+
+Action space
+------------
+``Discrete({g.num_actions})``, the game's flat action layout:
+
+{actions_table(g)}
+
+Only the legal actions of the moment may be played. ``info["action_mask"]`` (int8) and ``env.action_masks()``
+(bool, the same data; sb3-contrib's ``MaskablePPO`` finds it with no glue) mark them. An illegal action raises
+``IllegalActionError`` and changes nothing (``illegal_action="raise"``, the default) or ends the episode with
+reward ``illegal_reward * reward_scale`` (``illegal_action="lose"``).
+
+Observation space
+-----------------
+``Box(-inf, inf, ({g.observation_size},), float32)``: the engine's observation of the learning seat, holding only
+what that seat may know (its own hand, public actions, played cards ...; never other hands). The layout, as
+documented by the game's observation kernel:
+
+{indent(observation_doc(g))}
+
+Rewards
+-------
+0 after every action except the last one of the deal, then the learning seat's settlement in game points times
+``reward_scale``. At the end ``info["returns"]`` holds every seat's settlement (float64, zero-sum, unscaled).
+
+Episode end
+-----------
+``terminated`` is True when the deal is over (a deal has at most {d.max_episode_length} actions by all seats, so
+there is no truncation). Deals in which the learning seat never gets a decision are skipped by seeded resets
+(``info["skipped_deals"]``). ``step`` before ``reset`` or after the end raises ``ResetNeededError`` (a
+``gymnasium.error.ResetNeeded``).
+
+Arguments
+---------
+* ``seat=0``: the learning seat (``0 .. {d.num_players - 1}``, seats in playing order) or ``"random"`` (per episode).
+* ``opponents=None``: ``None``/``"random"``, one agent (``act(observation, action_mask) -> int``) or plain callable
+  for every other seat, a list of {d.num_players - 1} (the seats after the learner in playing order), or with a fixed
+  seat a list of {d.num_players} by absolute seat (learner ``None``) or a dict ``{{seat: agent}}``. Agents get their
+  own seat's observation and mask; ``RandomAgent`` and ``"random"`` seats are played inside the engine.
+* ``illegal_action="raise"`` | ``"lose"``; ``illegal_reward={DEFAULT_ILLEGAL_REWARD}`` (game points).
+* ``reward_scale=1.0``: factor applied to every reward.
+* ``render_mode=None`` | ``"ansi"`` | ``"human"``: ``render()`` shows the table (all hands), the last actions and the
+  legal actions or the result.
+* the rules options of {d.display_name} (keyword arguments, defaults shown):
+
+{indent(options_table(name), "  ")}
+
+Reset
+-----
+``reset(seed=s)`` starts the deal stream of ``s`` (deals ``0, 1, 2, ...``; opponents and a random seat are
+seeded per deal too, so an episode is a pure function of the seed, the deal id and the learner's actions).
+``options={{"deal_id": k}}`` replays deal ``k`` of the current seed, ``options={{"deal": {{...}}}}`` plays an
+explicit deal in the game's deal notation (``State.deal()`` produces it), ``options={{"seat": p}}`` seats the
+learner at ``p`` for that episode. ``info`` holds ``action_mask``, ``seat`` and ``deal_id``.
+
+Version history
+---------------
+* v0: first version.
+"""
+
+
+_CLASSES: dict[str, type] = {}
+
+
+def _per_game_init(self, seat: int | str = 0, opponents: Any = None, illegal_action: str = "raise",
+                   reward_scale: float = 1.0, illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                   render_mode: str | None = None, **rules_options: Any) -> None:
+    """Create the environment of this class's game (arguments: see the class documentation)."""
+    TarockEnv.__init__(self, type(self).GAME, seat=seat, opponents=opponents, illegal_action=illegal_action,
+                       reward_scale=reward_scale, illegal_reward=illegal_reward, render_mode=render_mode,
+                       **rules_options)
+
+
+def env_class(name: str) -> type:
+    """The per-game env class (e.g. ``DreierlesEnv``), created once, with its documentation page as docstring."""
+    d = game_definition(name)
+    cls_name = f"{d.display_name}Env"
+    if cls_name not in _CLASSES:
+        cls = type(cls_name, (TarockEnv,), {"__init__": _per_game_init, "__module__": __name__, "GAME": d.name})
+        cls.__qualname__ = cls_name
+        cls.__doc__ = single_env_doc(name)
+        _CLASSES[cls_name] = cls
+        globals()[cls_name] = cls
+    return _CLASSES[cls_name]
+
+
+def __getattr__(attr: str) -> Any:
+    """Per-game classes on demand: ``tarockrl.envs.single.DreierlesEnv`` ..."""
+    if attr.endswith("Env"):
+        for name in list_games():
+            if f"{game_definition(name).display_name}Env" == attr:
+                return env_class(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
