@@ -14,6 +14,7 @@ from tarockrl.games.api import Batch, Game, GameDefinition, State
 _MODULES = {
     "dreierles": "tarockrl.games.dreierles",
     "tatteln": "tarockrl.games.tatteln",
+    "tatteln": "tarockrl.games.tatteln",
     "dreiertarock": "tarockrl.games.dreiertarock",
 }
 

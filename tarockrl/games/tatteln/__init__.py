@@ -1,0 +1,104 @@
+"""Tatteln (Franzefuss, Daerde): two players, 32 cards (or 36), trick-and-draw with melds, robbing and Matsch.
+
+Modules: :mod:`.cards` (index, codes, tables), :mod:`.rules` (the variant options), :mod:`.melds` (sequence
+windows and sets as bit operations), :mod:`.layout` (state slots, phases, actions), :mod:`.kernels` (numba
+rules), :mod:`.observe` (observation layout), :mod:`.batch` (parallel drivers), :mod:`.text` (deal notation and
+readable output), :mod:`.partie` (the session to 500 above single deals). ``DEFINITION`` plugs it into the
+generic :mod:`tarockrl.games.api`; the action, state and observation sizes follow the options (``deck_size``
+and ``max_window_length``) through ``DEFINITION.specialize``.
+
+Readings of the spec
+--------------------
+Where the rules text leaves room, this implementation reads it as follows.
+
+* **Deal from a seed.** The shuffle is a Fisher-Yates permutation of the pack from the counter-based stream
+  ``(seed, deal_id)``; the dealer is drawn first from the same stream (D20). An explicit deal names its dealer.
+* **Partie.** One deal is one episode; the partie (first to ``partie_target``) is the Python helper
+  :class:`tarockrl.games.tatteln.partie.Partie`. A partie deal is generated from its seed and then given the
+  partie's dealer (the next dealer is the previous forehand); the hands stay a uniform shuffle.
+* **Meld values.** ``value_*`` options are positive integers. With ``four_tops_up_trio`` the top-up
+  ``value_four - value_trio`` must be positive (otherwise a "held, unscored" four could be worth nothing and the
+  spec's two forms of the legality test, "unscored value > 0" and "holds an unscored atom", would differ); such
+  option combinations are refused.
+* **Windows beyond the Fuss.** With ``max_window_length`` 6, 7, 8 the extra windows are worth 16, 17, 18 (fixed,
+  as in the spec's general form).
+* **Phase of a trick.** ``final_phase`` is fixed when the trick starts: a trick is a final-phase trick iff the
+  stock was empty after the previous trick's draws. ``announce_in_final_phase = false`` therefore also forbids
+  announcing before the lead of trick 8 (default pack).
+* **Announcement record.** The state keeps the last announcement (announcer, class, outcome, both keys, the
+  points each seat scored) and the count of announcements; the full list is in the history and the transcript.
+* **Settlement multiplier** under ``reward_mode = "win_loss"`` is ``mult * sign(difference)`` (a Matsch deal
+  settles +-2 by default); a drawn deal settles 0.
+* **Observation.** The spec's suggested compact vector, plus the previous trick and the public facts of 9.1
+  (who robbed, who drew the bottom card, the scored atoms of both seats as window ids and rank patterns).
+  The partie totals are not part of a deal's observation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from tarockrl.games.api import GameDefinition
+from tarockrl.games.tatteln import batch, kernels, layout, observe, text
+from tarockrl.games.tatteln.rules import TattelnRules
+
+
+def _definition_for(rules: TattelnRules) -> GameDefinition:
+    """The definition with the action, state and observation sizes of ``rules``."""
+    n = rules.deck_size
+    return dataclasses.replace(
+        _BASE,
+        num_actions=layout.num_actions(n),
+        state_len=layout.state_len(n),
+        observation_size=observe.obs_len(n, rules.max_window_length),
+        max_episode_length=rules.max_episode_length,
+        deal_of=functools.partial(text.deal_of, rules=rules),
+        action_to_string=functools.partial(text.action_to_string, deck_size=n),
+        specialize=None,
+    )
+
+
+_BASE = GameDefinition(
+    name="tatteln",
+    display_name="Tatteln",
+    num_players=2,
+    num_actions=layout.num_actions(32),
+    state_len=layout.state_len(32),
+    observation_size=observe.OBS_LEN,
+    max_episode_length=TattelnRules().max_episode_length,
+    rules_class=TattelnRules,
+    slot_phase=layout.PHASE,
+    slot_cur=layout.CUR,
+    slot_hist_len=layout.HIST_LEN,
+    slot_hist=layout.HIST,
+    slot_magic=layout.MAGIC,
+    slot_result=layout.RESULT,
+    magic=layout.LAYOUT_MAGIC,
+    terminal_phase=layout.TERMINAL,
+    phase_names=layout.PHASE_NAMES,
+    deal=kernels.deal,
+    legal_mask=kernels.legal_mask,
+    apply_action=kernels.apply_action,
+    observe=observe.observe,
+    returns=kernels.returns,
+    check_invariants=kernels.check_invariants,
+    batch_deal=batch.batch_deal,
+    batch_legal_masks=batch.batch_legal_masks,
+    batch_step=batch.batch_step,
+    batch_observe=batch.batch_observe,
+    batch_random_actions=batch.batch_random_actions,
+    random_playouts=batch.random_playouts,
+    invariant_sweep=batch.invariant_sweep,
+    perft=batch.perft,
+    state_from_deal=text.state_from_deal,
+    deal_of=text.deal_of,
+    action_to_string=text.action_to_string,
+    state_to_string=text.state_to_string,
+    transcript=text.transcript,
+)
+
+DEFINITION = dataclasses.replace(_BASE, specialize=_definition_for)
+"""The registry entry; ``make_game("tatteln", **options)`` specialises it to the options' sizes."""
+
+__all__ = ["DEFINITION", "TattelnRules"]

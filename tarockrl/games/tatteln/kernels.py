@@ -1,0 +1,752 @@
+"""Tatteln rule kernels (numba, int64 only): deal, legal actions, apply, scoring, invariants.
+
+Every kernel takes the state row (``int64[state_len]``, see :mod:`.layout`) and the encoded rules options
+(``int64[NUM_OPTION_SLOTS]``, see :mod:`.rules`). Kernels never raise: ``apply_action`` returns a status code and
+leaves the row untouched when the action is illegal.
+
+The legal actions of a state fit one int64 word: bit ``a`` is set iff action ``a`` is legal (``PLAY(c) = c``,
+``ANNOUNCE_SEQ = N``, ``ANNOUNCE_SET = N + 1``, ``ROB = N + 2``), so ``legal_set`` returns that word.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import nth_set_index, popcount
+from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
+from tarockrl.games.tatteln.cards import ALL_CARDS, HIGHER, STRENGTH, SUIT_MASK, SUIT_OF, SUIT_POINTS
+from tarockrl.games.tatteln.layout import (
+    ANN,
+    ANN_BY_SHIFT,
+    ANN_CLASS_SHIFT,
+    ANN_COUNT_SHIFT,
+    ANN_KA_SHIFT,
+    ANN_KB_SHIFT,
+    ANN_OUTCOME_SHIFT,
+    ANN_PTS,
+    BOTTOM,
+    CUR,
+    DEALER,
+    DECK,
+    EV_DRAWER_SHIFT,
+    EV_MATSCH_SHIFT,
+    EV_MULT_SHIFT,
+    EV_ROBBER_SHIFT,
+    EVENTS,
+    F_ROB,
+    F_SEQ,
+    F_SET,
+    FINAL_PHASE,
+    FINAL_WON,
+    FLAGS,
+    GAME_OVER,
+    HAND,
+    HIST,
+    HIST_LEN,
+    ILLEGAL,
+    LAST_TRICK,
+    LAYOUT_MAGIC,
+    LEADER,
+    LED,
+    LT_FOLLOW_SHIFT,
+    LT_LEAD_SHIFT,
+    LT_LEADER_SHIFT,
+    LT_WINNER_SHIFT,
+    MAGIC,
+    MELD,
+    OK,
+    OUT_EQUAL,
+    OUT_GOOD,
+    OUT_NOT_GOOD,
+    PHASE,
+    PLAYED,
+    RESULT,
+    REVEALED,
+    SCORED,
+    SETS,
+    STOCK_PHASE,
+    STOCK_POS,
+    TERMINAL,
+    TRICKS,
+    TRUMP,
+    WON,
+)
+from tarockrl.games.tatteln.melds import (
+    SEQ,
+    SEQ_BEST,
+    SEQ_HELD,
+    best_seq_key,
+    best_set_key,
+    has_unscored_seq,
+    meld_cfg,
+    set_atoms,
+    set_atoms_value,
+    set_ranks,
+    spread_ranks,
+    window_cards,
+    windows_value,
+)
+from tarockrl.games.tatteln.rules import (
+    O_BLOCKER,
+    O_BONUS,
+    O_DECK,
+    O_HAND,
+    O_IN_FINAL,
+    O_MATSCH,
+    O_MATSCH_FORFEIT,
+    O_MATSCH_MULT,
+    O_MUST_HEAD,
+    O_MUST_TRUMP,
+    O_NO_TRUMP,
+    O_ONLY_LEAD,
+    O_REWARD,
+    O_ROB,
+    O_TIE_TRUMP,
+)
+
+ONE = np.int64(1)
+M32 = np.int64(0xFFFFFFFF)
+LAST_TRICK_BONUS = 10
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# small accessors
+# ---------------------------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def pack_index(opts):
+    """0 for the 32-card pack, 1 for 36 cards."""
+    return 1 if opts[O_DECK] == 36 else 0
+
+
+@njit(cache=True, inline="always")
+def hist_capacity(opts):
+    """6K - 7 = 3N - 7 actions."""
+    return 3 * opts[O_DECK] - 7
+
+
+@njit(cache=True, inline="always")
+def state_len(opts):
+    """Slots of a row for these options."""
+    return HIST + 3 * opts[O_DECK] - 7
+
+
+@njit(cache=True, inline="always")
+def deck_card(state, i):
+    """``d[i]`` of the stored shuffle."""
+    return (state[DECK + i // 10] >> (6 * (i % 10))) & 63
+
+
+@njit(cache=True)
+def stock_card(state, i, opts):
+    """The ``i``-th card of the draw list STOCK (0 = the top card; the last one is the face-up bottom card)."""
+    h2 = 2 * opts[O_HAND]
+    if state[TRUMP] >= 0:
+        if i == opts[O_DECK] - h2 - 1:
+            return state[BOTTOM]
+        return deck_card(state, h2 + 1 + i)
+    return deck_card(state, h2 + i)
+
+
+@njit(cache=True, inline="always")
+def stock_left(state, opts):
+    """Cards still in the stock (the face-up bottom card included)."""
+    return opts[O_DECK] - 2 * opts[O_HAND] - state[STOCK_POS]
+
+
+@njit(cache=True)
+def stock_mask(state, opts):
+    """The cards still in the stock."""
+    m = np.int64(0)
+    sl = opts[O_DECK] - 2 * opts[O_HAND]
+    for i in range(state[STOCK_POS], sl):
+        m |= ONE << stock_card(state, i, opts)
+    return m
+
+
+@njit(cache=True, inline="always")
+def robber(state):
+    """Seat that robbed the turn-up, -1 if nobody."""
+    return ((state[EVENTS] >> EV_ROBBER_SHIFT) & 3) - 1
+
+
+@njit(cache=True, inline="always")
+def bottom_drawer(state):
+    """Seat that drew the face-up bottom card at the end of the stock, -1 if not yet."""
+    return ((state[EVENTS] >> EV_DRAWER_SHIFT) & 3) - 1
+
+
+@njit(cache=True, inline="always")
+def matsched(state):
+    """The matsched seat at the end, -1 if none."""
+    return ((state[EVENTS] >> EV_MATSCH_SHIFT) & 3) - 1
+
+
+@njit(cache=True, inline="always")
+def multiplier(state):
+    """Settlement multiplier at the end (0 before)."""
+    return (state[EVENTS] >> EV_MULT_SHIFT) & 0xFFFFF
+
+
+@njit(cache=True, inline="always")
+def trio_scored(state, p):
+    """r-pattern of the ranks whose trio seat ``p`` has scored."""
+    return (state[SETS] >> (18 * p)) & 511
+
+
+@njit(cache=True, inline="always")
+def four_scored(state, p):
+    """r-pattern of the ranks whose four seat ``p`` has scored."""
+    return (state[SETS] >> (18 * p + 9)) & 511
+
+
+@njit(cache=True, inline="always")
+def scored_suit_windows(state, p, s):
+    """Local ids of the windows of suit ``s`` that seat ``p`` has scored."""
+    return (state[SCORED + 2 * p + (s >> 1)] >> (32 * (s & 1))) & M32
+
+
+@njit(cache=True, inline="always")
+def last_trick_winner(state):
+    """Winner of the last completed trick, -1 if none."""
+    lt = state[LAST_TRICK]
+    if lt == 0:
+        return np.int64(-1)
+    return (lt >> LT_WINNER_SHIFT) & 1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# deal
+# ---------------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def init_from_deck(state, deck, dealer, opts):
+    """Fill ``state`` with the start of a deal from the shuffle ``deck[0..N-1]`` and the dealer."""
+    state[:] = 0
+    n = opts[O_DECK]
+    r = n // 4
+    h2 = 2 * opts[O_HAND]
+    state[MAGIC] = LAYOUT_MAGIC
+    for i in range(n):
+        state[DECK + i // 10] |= deck[i] << (6 * (i % 10))
+    fh = 1 - dealer
+    for i in range(h2):
+        seat = fh if i % 2 == 0 else dealer
+        state[HAND + seat] |= ONE << deck[i]
+    if opts[O_NO_TRUMP] != 0:
+        state[TRUMP] = -1
+        state[BOTTOM] = -1
+    else:
+        state[TRUMP] = deck[h2] // r
+        state[BOTTOM] = deck[h2]
+    state[DEALER] = dealer
+    state[LEADER] = fh
+    state[CUR] = fh
+    state[LED] = -1
+    state[PHASE] = STOCK_PHASE
+
+
+@njit(cache=True)
+def deal_with_rng(state, rng, opts, perm):
+    """Deal a uniformly random deal (dealer included) from generator ``rng``; ``perm`` is int64 scratch (>= N).
+
+    Returns the advanced generator.
+    """
+    n = opts[O_DECK]
+    rng, dealer = below(rng, 2)
+    for i in range(n):
+        perm[i] = i
+    rng = shuffle_prefix(rng, perm, n)
+    init_from_deck(state, perm, dealer, opts)
+    return rng
+
+
+@njit(cache=True)
+def deal(state, seed, deal_id, opts):
+    """Deal number ``deal_id`` of ``seed`` into ``state`` (a pure function of the two numbers)."""
+    perm = np.empty(36, dtype=np.int64)
+    deal_with_rng(state, stream_seed(seed, deal_id), opts, perm)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# legal actions
+# ---------------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def legal_cards(state, p, opts):
+    """Cards seat ``p`` may play now (spec 5.2)."""
+    h = state[HAND + p]
+    led = state[LED]
+    if led < 0 or state[PHASE] != FINAL_PHASE:
+        return h
+    d = pack_index(opts)
+    t1 = state[TRUMP] + 1
+    same = h & SUIT_MASK[d, SUIT_OF[d, led]]
+    if same != 0:
+        if opts[O_MUST_HEAD] != 0:
+            higher = same & HIGHER[d, t1, led]
+            if higher != 0:
+                return higher
+        return same
+    if opts[O_MUST_TRUMP] != 0 and t1 > 0:
+        trumps = h & SUIT_MASK[d, t1 - 1]
+        if trumps != 0:
+            return trumps
+    return h
+
+
+@njit(cache=True)
+def legal_set(state, opts):
+    """The legal actions as one mask: bit ``a`` set iff action ``a`` is legal (0 at the end)."""
+    if state[PHASE] == TERMINAL:
+        return np.int64(0)
+    p = state[CUR]
+    m = legal_cards(state, p, opts)
+    if opts[O_ONLY_LEAD] != 0 and (p != state[LEADER] or state[LED] >= 0):
+        return m
+    d = pack_index(opts)
+    r = 8 + d
+    n = 4 * r
+    flags = state[FLAGS]
+    hand = state[HAND + p]
+    if opts[O_IN_FINAL] != 0 or state[PHASE] == STOCK_PHASE:
+        if (flags & F_SEQ) == 0:
+            if has_unscored_seq(hand, state[SCORED + 2 * p], state[SCORED + 2 * p + 1], meld_cfg(opts, d), r):
+                m |= ONE << n
+        if (flags & F_SET) == 0:
+            sets = state[SETS] >> (18 * p)
+            trio_av, four_av = set_atoms(hand, sets & 511, (sets >> 9) & 511, r, set_ranks(opts, d))
+            if (trio_av | four_av) != 0:
+                m |= ONE << (n + 1)
+    if (flags & F_ROB) == 0 and opts[O_ROB] != 0:
+        trump = state[TRUMP]
+        if trump >= 0 and state[STOCK_POS] < n - 2 * opts[O_HAND] and ((hand >> (r * trump)) & 1) != 0:
+            m |= ONE << (n + 2)
+    return m
+
+
+@njit(cache=True)
+def legal_mask(state, opts, out):
+    """Write the legal-action mask (bool[N + 3]) of ``state`` into ``out``."""
+    m = legal_set(state, opts)
+    for a in range(out.shape[0]):
+        out[a] = ((m >> a) & 1) != 0
+
+
+@njit(cache=True)
+def is_legal(state, action, opts):
+    """True when ``action`` is legal in ``state``."""
+    if action < 0 or action >= opts[O_DECK] + 3:
+        return False
+    return ((legal_set(state, opts) >> action) & 1) != 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# actions
+# ---------------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def trick_winner(lead, follow, leader, trump, d):
+    """Winner of a trick (spec 5.3): the follower wins by beating the led suit or by trumping a plain lead."""
+    t1 = trump + 1
+    ls = SUIT_OF[d, lead]
+    fs = SUIT_OF[d, follow]
+    if fs == ls:
+        follower_wins = STRENGTH[d, t1, follow] > STRENGTH[d, t1, lead]
+    else:
+        follower_wins = fs == trump
+    return 1 - leader if follower_wins else leader
+
+
+@njit(cache=True)
+def _apply_play(state, card, opts):
+    p = state[CUR]
+    b = ONE << card
+    state[HAND + p] &= ~b
+    state[PLAYED + p] |= b
+    state[REVEALED + p] &= ~b
+    state[FLAGS] = 0
+    lead = state[LED]
+    if lead < 0:
+        state[LED] = card
+        state[CUR] = 1 - p
+        return
+    n = opts[O_DECK]
+    d = 1 if n == 36 else 0
+    leader = state[LEADER]
+    winner = trick_winner(lead, card, leader, state[TRUMP], d)
+    loser = 1 - winner
+    state[WON + winner] |= b | (ONE << lead)
+    if state[PHASE] == FINAL_PHASE:
+        state[FINAL_WON + winner] += 1
+    tricks = state[TRICKS] + 1
+    state[TRICKS] = tricks
+    state[LAST_TRICK] = (
+        ((lead + 1) << LT_LEAD_SHIFT)
+        | ((card + 1) << LT_FOLLOW_SHIFT)
+        | (leader << LT_LEADER_SHIFT)
+        | (winner << LT_WINNER_SHIFT)
+    )
+    state[LED] = -1
+    if tricks == n // 2:
+        score(state, opts)
+        state[PHASE] = TERMINAL
+        state[CUR] = -1
+        return
+    sl = n - 2 * opts[O_HAND]
+    pos = state[STOCK_POS]
+    if pos < sl:
+        c1 = stock_card(state, pos, opts)
+        c2 = stock_card(state, pos + 1, opts)
+        state[HAND + winner] |= ONE << c1
+        state[HAND + loser] |= ONE << c2
+        pos += 2
+        state[STOCK_POS] = pos
+        if pos == sl:
+            state[PHASE] = FINAL_PHASE
+            if state[TRUMP] >= 0:  # the loser drew the face-up bottom card: it is public
+                state[REVEALED + loser] |= ONE << c2
+                state[BOTTOM] = -1
+                state[EVENTS] |= (loser + 1) << EV_DRAWER_SHIFT
+    state[LEADER] = winner
+    state[CUR] = winner
+
+
+@njit(cache=True)
+def _apply_rob(state, opts):
+    p = state[CUR]
+    r = opts[O_DECK] // 4
+    seven = r * state[TRUMP]
+    taken = state[BOTTOM]
+    state[HAND + p] = (state[HAND + p] & ~(ONE << seven)) | (ONE << taken)
+    state[REVEALED + p] = (state[REVEALED + p] & ~(ONE << seven)) | (ONE << taken)
+    state[BOTTOM] = seven
+    state[EVENTS] |= (p + 1) << EV_ROBBER_SHIFT
+    state[FLAGS] |= F_ROB
+
+
+@njit(cache=True)
+def score_seq_atoms(state, q, opts):
+    """Seat ``q`` scores every held, unscored window: mark them, reveal their cards; returns the points."""
+    d = pack_index(opts)
+    r = 8 + d
+    cfg = meld_cfg(opts, d)
+    rm = (ONE << r) - 1
+    hand = state[HAND + q]
+    total = np.int64(0)
+    rev = np.int64(0)
+    for s in range(4):
+        slot = SCORED + 2 * q + (s >> 1)
+        sh = 32 * (s & 1)
+        u = SEQ_HELD[cfg, (hand >> (r * s)) & rm] & ~((state[slot] >> sh) & M32)
+        if u != 0:
+            total += windows_value(u, cfg, opts)
+            state[slot] |= u << sh
+            rev |= window_cards(u, s, cfg, r)
+    state[MELD + q] += total
+    state[REVEALED + q] |= rev
+    return total
+
+
+@njit(cache=True)
+def score_set_atoms(state, q, opts):
+    """Seat ``q`` scores every available trio and four: mark them, reveal their cards; returns the points."""
+    d = pack_index(opts)
+    r = 8 + d
+    hand = state[HAND + q]
+    sh = 18 * q
+    sets = state[SETS]
+    trio_sc = (sets >> sh) & 511
+    four_sc = (sets >> (sh + 9)) & 511
+    trio_av, four_av = set_atoms(hand, trio_sc, four_sc, r, set_ranks(opts, d))
+    v = set_atoms_value(trio_av, four_av, trio_sc, opts)
+    trio_sc |= trio_av | four_av
+    four_sc |= four_av
+    state[SETS] = (sets & ~(np.int64(0x3FFFF) << sh)) | (trio_sc << sh) | (four_sc << (sh + 9))
+    state[REVEALED + q] |= spread_ranks(trio_av | four_av, r) & hand
+    state[MELD + q] += v
+    return v
+
+
+@njit(cache=True)
+def _apply_announce(state, cls, opts):
+    p = state[CUR]
+    o = 1 - p
+    d = pack_index(opts)
+    r = 8 + d
+    hp = state[HAND + p]
+    ho = state[HAND + o]
+    if cls == SEQ:
+        state[FLAGS] |= F_SEQ
+        cfg = meld_cfg(opts, d)
+        ka = best_seq_key(hp, cfg, r)
+        kb = best_seq_key(ho, cfg, r)
+    else:
+        state[FLAGS] |= F_SET
+        elig = set_ranks(opts, d)
+        ka = best_set_key(hp, d, r, elig)
+        kb = best_set_key(ho, d, r, elig)
+    if ka > kb:
+        winner = p
+    elif ka < kb:
+        winner = o
+    else:
+        winner = -1
+        trump = state[TRUMP]
+        if cls == SEQ and opts[O_TIE_TRUMP] != 0 and trump >= 0:
+            cfg = meld_cfg(opts, d)
+            rm = (ONE << r) - 1
+            if SEQ_BEST[cfg, (hp >> (r * trump)) & rm] == ka:
+                winner = p
+            elif SEQ_BEST[cfg, (ho >> (r * trump)) & rm] == kb:
+                winner = o
+    pts = np.int64(0)
+    if winner == p:
+        outcome = OUT_GOOD
+        pts = score_seq_atoms(state, p, opts) if cls == SEQ else score_set_atoms(state, p, opts)
+    elif winner == o:
+        outcome = OUT_NOT_GOOD
+        if opts[O_BLOCKER] != 0:
+            pts = score_seq_atoms(state, o, opts) if cls == SEQ else score_set_atoms(state, o, opts)
+    else:
+        outcome = OUT_EQUAL
+    count = min((state[ANN] & 255) + 1, 255)
+    state[ANN] = (
+        (count << ANN_COUNT_SHIFT)
+        | (p << ANN_BY_SHIFT)
+        | (cls << ANN_CLASS_SHIFT)
+        | (outcome << ANN_OUTCOME_SHIFT)
+        | (ka << ANN_KA_SHIFT)
+        | (kb << ANN_KB_SHIFT)
+    )
+    if winner == 1:
+        state[ANN_PTS] = pts << 32
+    else:
+        state[ANN_PTS] = pts  # seat 0 scored (or nobody: 0)
+
+
+@njit(cache=True)
+def apply_unchecked(state, action, opts):
+    """Apply a legal ``action`` (no legality check) and record it in the history."""
+    h = state[HIST_LEN]
+    if h < hist_capacity(opts):
+        state[HIST + h] = action
+    state[HIST_LEN] = h + 1
+    n = opts[O_DECK]
+    if action < n:
+        _apply_play(state, action, opts)
+    elif action == n + 2:
+        _apply_rob(state, opts)
+    else:
+        _apply_announce(state, action - n, opts)
+
+
+@njit(cache=True)
+def step(state, action, opts):
+    """Apply a legal action (no legality check)."""
+    apply_unchecked(state, action, opts)
+
+
+@njit(cache=True)
+def apply_action(state, action, opts):
+    """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
+    if state[PHASE] == TERMINAL:
+        return GAME_OVER
+    if not is_legal(state, action, opts):
+        return ILLEGAL
+    apply_unchecked(state, action, opts)
+    return OK
+
+
+@njit(cache=True)
+def random_action(state, opts, rng):
+    """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 at the end)."""
+    m = legal_set(state, opts)
+    k = popcount(m)
+    if k == 0:
+        return rng, np.int64(-1)
+    rng, i = below(rng, k)
+    return rng, nth_set_index(m, i)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# scoring
+# ---------------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def card_points(mask, trump, opts):
+    """Card points of a set of cards (trump jack 20 / nine 14 with the bonus option)."""
+    d = pack_index(opts)
+    r = 8 + d
+    rm = (ONE << r) - 1
+    bonus = opts[O_BONUS] != 0
+    total = np.int64(0)
+    for s in range(4):
+        kind = 1 if (s == trump and bonus) else 0
+        total += SUIT_POINTS[d, kind, (mask >> (r * s)) & rm]
+    return total
+
+
+@njit(cache=True)
+def pile_points(state, p, opts):
+    """Card points in seat ``p``'s pile, plus 10 for the last trick once the deal is over."""
+    pts = card_points(state[WON + p], state[TRUMP], opts)
+    if state[TRICKS] == opts[O_DECK] // 2 and last_trick_winner(state) == p:
+        pts += LAST_TRICK_BONUS
+    return pts
+
+
+@njit(cache=True)
+def deal_points(state, opts):
+    """``(Dadj[0], Dadj[1], matsched seat or -1, multiplier)`` of a finished deal (spec 6.1-6.3)."""
+    d0 = pile_points(state, 0, opts) + state[MELD]
+    d1 = pile_points(state, 1, opts) + state[MELD + 1]
+    mult = np.int64(1)
+    x = np.int64(-1)
+    if opts[O_MATSCH] != 0:
+        for seat in range(2):
+            if state[FINAL_WON + seat] == 0:
+                x = seat
+                mult = opts[O_MATSCH_MULT]
+                if opts[O_MATSCH_FORFEIT] != 0:
+                    if seat == 0:
+                        d0 = 0
+                    else:
+                        d1 = 0
+    return d0, d1, x, mult
+
+
+@njit(cache=True)
+def score(state, opts):
+    """Fill ``RESULT`` (the zero-sum settlement) and the Matsch facts of a finished deal."""
+    d0, d1, x, mult = deal_points(state, opts)
+    diff = d0 - d1
+    if opts[O_REWARD] == 0:
+        s = mult * diff
+    else:
+        s = mult * (1 if diff > 0 else (-1 if diff < 0 else 0))
+    state[RESULT] = s
+    state[RESULT + 1] = -s
+    state[EVENTS] = (state[EVENTS] & ((ONE << EV_MATSCH_SHIFT) - 1)) | ((x + 1) << EV_MATSCH_SHIFT) | (
+        mult << EV_MULT_SHIFT
+    )
+
+
+@njit(cache=True)
+def returns(state, out):
+    """Write the settlement (float64[2], zeros before the end) into ``out``."""
+    for s in range(2):
+        out[s] = state[RESULT + s] if state[PHASE] == TERMINAL else 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# invariants
+# ---------------------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+
+    1 a card in two places or missing (hands, stock, current trick, piles); 2 empty legal set before the end or a
+    legal set at the end; 3 history too long; 4 hand sizes / played cards disagree with the tricks and the
+    stock; 5 settlement not zero-sum (or non-zero before the end); 6 card points do not add up (152 + 10 in the
+    default) or negative meld points; 7 at the end: not exactly 2K plays and K tricks; 8 revealed cards outside
+    the hand; 9 final-phase tricks won do not add up; 10 phase / stock position inconsistent; 11 bad layout tag
+    or a field out of range.
+    """
+    n = opts[O_DECK]
+    k = n // 2
+    sl = n - 2 * opts[O_HAND]
+    if state[MAGIC] != LAYOUT_MAGIC:
+        return 11
+    phase = state[PHASE]
+    if phase < 0 or phase > TERMINAL or state[DEALER] < 0 or state[DEALER] > 1:
+        return 11
+    tricks = state[TRICKS]
+    pos = state[STOCK_POS]
+    if tricks < 0 or tricks > k or pos < 0 or pos > sl or pos % 2 != 0:
+        return 11
+    terminal = phase == TERMINAL
+    if not terminal:
+        if state[CUR] < 0 or state[CUR] > 1 or state[LEADER] < 0 or state[LEADER] > 1:
+            return 11
+        if state[LED] < -1 or state[LED] >= n:
+            return 11
+    for i in range(n):
+        if deck_card(state, i) >= n:
+            return 11
+    # 1: every card in exactly one place
+    places = np.zeros(6, dtype=np.int64)
+    places[0] = state[HAND]
+    places[1] = state[HAND + 1]
+    places[2] = stock_mask(state, opts)
+    places[3] = state[WON]
+    places[4] = state[WON + 1]
+    if state[LED] >= 0:
+        places[5] = ONE << state[LED]
+    seen = np.int64(0)
+    for i in range(6):
+        if (seen & places[i]) != 0:
+            return 1
+        seen |= places[i]
+    if seen != ALL_CARDS[1 if n == 36 else 0]:
+        return 1
+    if (state[PLAYED] & state[PLAYED + 1]) != 0 or (state[PLAYED] | state[PLAYED + 1]) != (
+        state[WON] | state[WON + 1] | places[5]
+    ):
+        return 1
+    # 2: legal set
+    m = legal_set(state, opts)
+    if terminal == (m != 0):
+        return 2
+    if not terminal and (m & ALL_CARDS[1 if n == 36 else 0]) == 0:
+        return 2
+    # 3: history
+    if state[HIST_LEN] > hist_capacity(opts) or state[HIST_LEN] < 0:
+        return 3
+    # 4: hand sizes
+    won = popcount(state[WON] | state[WON + 1])
+    if won != 2 * tricks:
+        return 4
+    if pos != 2 * min(tricks, sl // 2):
+        return 10
+    in_hands = n - won - (sl - pos)
+    if in_hands % 2 != 0:
+        return 4
+    base = in_hands // 2
+    for seat in range(2):
+        expect = base
+        if not terminal and state[LED] >= 0 and seat == state[LEADER]:
+            expect -= 1
+        if popcount(state[HAND + seat]) != expect:
+            return 4
+        if popcount(state[PLAYED + seat]) != tricks + (1 if (not terminal and state[LED] >= 0 and seat == state[
+                LEADER]) else 0):
+            return 4
+    # 10: phase
+    if not terminal:
+        if (phase == FINAL_PHASE) != (pos == sl):
+            return 10
+        if tricks >= k:
+            return 10
+    elif tricks != k:
+        return 7
+    # 8: revealed
+    for seat in range(2):
+        if (state[REVEALED + seat] & ~state[HAND + seat]) != 0:
+            return 8
+        if state[MELD + seat] < 0:
+            return 6
+    # 9: final tricks
+    if state[FINAL_WON] + state[FINAL_WON + 1] != max(0, tricks - sl // 2):
+        return 9
+    # 5, 6, 7: results
+    if terminal:
+        if state[RESULT] + state[RESULT + 1] != 0:
+            return 5
+        total = card_points(ALL_CARDS[1 if n == 36 else 0], state[TRUMP], opts)
+        if pile_points(state, 0, opts) + pile_points(state, 1, opts) != total + LAST_TRICK_BONUS:
+            return 6
+        if popcount(state[PLAYED]) + popcount(state[PLAYED + 1]) != n:
+            return 7
+        if state[HIST_LEN] < n:
+            return 7
+    else:
+        if state[RESULT] != 0 or state[RESULT + 1] != 0:
+            return 5
+    return 0
