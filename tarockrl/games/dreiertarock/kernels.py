@@ -218,13 +218,13 @@ def deal(state, seed, deal_id, opts):
 # ---------------------------------------------------------------------------------------------------------
 # legal actions, one function per phase
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rank_of(seat, dealer):
     """Seniority rank: 0 forehand, 1 middlehand, 2 rearhand (the dealer)."""
     return (seat - dealer + 2) % 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def auction_legal(state, opts):
     """Auction calls of the seat to act as a mask over ``OFF_AUCTION`` (bit 0 PASS, 1 HOLD, 1 + L BID_L)."""
     p = state[CUR]
@@ -252,7 +252,7 @@ def auction_legal(state, opts):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_legal(hand, left, opts):
     """Cards the declarer may discard with ``left`` discards still to make."""
     plain = hand & PLAIN_NONKING
@@ -261,7 +261,7 @@ def discard_legal(hand, left, opts):
     return plain | (hand & NONTRULL_TAROCKS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def announce_legal(state, opts):
     """Announcements and doublings of the seat to act as a mask over ``OFF_ANNOUNCE``.
 
@@ -295,7 +295,7 @@ def announce_legal(state, opts):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_mask(state):
     """The cards of the current trick as a mask."""
     m = np.int64(0)
@@ -304,7 +304,7 @@ def trick_mask(state):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trischaken_restrict(legal, hand, state, opts):
     """Trischaken: Stichzwang (beat the winning card if possible), then the Pagat restriction."""
     n = state[TRICK_N]
@@ -326,7 +326,7 @@ def trischaken_restrict(legal, hand, state, opts):
     return restricted
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_legal(state, opts):
     """Cards the seat to act may play now (Farbzwang and Tarockzwang; Trischaken restrictions)."""
     hand = state[HAND + state[CUR]]
@@ -339,7 +339,7 @@ def play_legal(state, opts):
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_set(state, opts):
     """The legal actions as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of mask is set."""
     phase = state[PHASE]
@@ -379,14 +379,14 @@ def is_legal(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 # phase transitions
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _finish(state, opts):
     score(state, opts)
     state[PHASE] = TERMINAL
     state[CUR] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_play(state, opts):
     leader = (state[DEALER] + 1) % 3
     if opts[O_SOLO_DECL_LEADS] != 0 and state[CONTRACT] >= SOLO:
@@ -397,14 +397,14 @@ def _start_play(state, opts):
     state[TRICK_N] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_announce(state):
     state[PHASE] = ANNOUNCE
     state[CUR] = state[DECLARER]
     state[GOODS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_call(state, action, opts):
     p = state[CUR]
     if action == A_PASS:
@@ -442,7 +442,7 @@ def _apply_call(state, action, opts):
         state[CUR] = q
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_announce(state, action, opts):
     p = state[CUR]
     if action == A_GOOD:
@@ -461,7 +461,7 @@ def _apply_announce(state, action, opts):
         state[GOODS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_play(state, card, opts):
     p = state[CUR]
     b = ONE << card
@@ -519,7 +519,7 @@ def _apply_play(state, card, opts):
     state[CUR] = winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_unchecked(state, action, opts):
     """Apply a legal ``action`` (no legality check, no forced-move handling) and record it."""
     h = state[HIST_LEN]
@@ -565,7 +565,7 @@ def auto_play_forced(state, opts):
         apply_unchecked(state, offset + lowest_index(mask), opts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(state, action, opts):
     """Apply a legal action, then any forced decisions (no legality check)."""
     apply_unchecked(state, action, opts)
@@ -706,7 +706,7 @@ def returns(state, out):
         out[s] = state[RESULT + s] if terminal else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_action(state, opts, rng):
     """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 when terminal).
 
