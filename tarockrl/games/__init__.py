@@ -13,6 +13,7 @@ from tarockrl.games.api import Batch, Game, GameDefinition, State
 
 _MODULES = {
     "dreierles": "tarockrl.games.dreierles",
+    "troccas": "tarockrl.games.troccas",
     "tatteln": "tarockrl.games.tatteln",
     "tatteln": "tarockrl.games.tatteln",
     "dreiertarock": "tarockrl.games.dreiertarock",

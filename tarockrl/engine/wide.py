@@ -1,0 +1,259 @@
+"""Two-word card sets for packs of more than 64 cards (Troccas' 78-card pack), built on :mod:`.bits`.
+
+A *wide* set is a pair of ``int64`` words ``(lo, hi)`` plus a game constant ``split``: card ``i`` is bit ``i``
+of ``lo`` when ``i < split`` and bit ``i - split`` of ``hi`` otherwise. Troccas uses ``split = 22`` so that
+``lo`` holds the 21 trumps and the Fool and ``hi`` the 56 suit cards (every suit a uniform 14-bit block).
+
+The helpers mirror the one-word helpers of :mod:`.bits` and :mod:`.tricks` (they call them, they do not
+re-implement them) and keep every value ``int64``. A one-word game is the special case ``hi = 0`` with
+``split = 64``, so the same functions serve both widths. ``highest_index`` (LLVM ``ctlz``) and ``select_index`` (the
+``n``-th set bit through x86 ``pdep`` where the CPU has BMI2, else the loop of ``bits.nth_set_index``) are the
+new one-word primitives; like ``lowest_index`` they have plain-Python fallbacks for ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
+from tarockrl.engine.rng import next_u64
+from tarockrl.engine.tricks import sum_values
+
+__all__ = [
+    "highest_index",
+    "select_index",
+    "wide_bit",
+    "wide_has",
+    "wide_popcount",
+    "wide_lowest_index",
+    "wide_highest_index",
+    "wide_nth_set_index",
+    "wide_follow_or_trump",
+    "wide_winner_highest_index",
+    "wide_sum_values",
+    "shuffle_prefix_halves",
+    "wide_mask_to_indices",
+    "indices_to_wide_mask",
+]
+
+if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subprocess test
+
+    def highest_index(x):
+        """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
+        x = int(x)
+        if x < 0:
+            return np.int64(63)
+        return np.int64(x.bit_length() - 1)
+
+    def select_index(x, n):
+        """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
+        return nth_set_index(x, n)
+
+else:
+    import llvmlite.binding as _llvm_binding
+    from llvmlite import ir
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    try:
+        _HAS_BMI2 = "+bmi2" in _llvm_binding.get_host_cpu_features().flatten().split(",")
+    except Exception:  # pragma: no cover - exotic hosts
+        _HAS_BMI2 = False
+
+    @intrinsic
+    def _ctlz(typingctx, x):
+        """LLVM ``ctlz`` on an int64 (the result for 0 is 64)."""
+        if x != types.int64:
+            return None
+
+        def codegen(context, builder, signature, args):
+            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
+            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+
+        return types.int64(types.int64), codegen
+
+    @njit(cache=True, inline="always")
+    def highest_index(x):
+        """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
+        return np.int64(63) - _ctlz(np.int64(x))
+
+    if _HAS_BMI2:
+
+        @intrinsic
+        def _pdep(typingctx, src, mask):
+            """x86 BMI2 ``pdep`` on int64."""
+            if src != types.int64 or mask != types.int64:
+                return None
+
+            def codegen(context, builder, signature, args):
+                fn = builder.module.declare_intrinsic(
+                    "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+                )
+                return builder.call(fn, [args[0], args[1]])
+
+            return types.int64(types.int64, types.int64), codegen
+
+        @njit(cache=True, inline="always")
+        def select_index(x, n):
+            """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
+            return lowest_index(_pdep(np.int64(1) << np.int64(n), np.int64(x)))
+
+    else:  # pragma: no cover - CPUs without BMI2
+
+        @njit(cache=True, inline="always")
+        def select_index(x, n):
+            """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
+            return nth_set_index(x, n)
+
+
+@njit(cache=True, inline="always")
+def wide_bit(i, split):
+    """The wide set holding only card ``i``, as ``(lo, hi)``."""
+    if i < split:
+        return np.int64(1) << np.int64(i), np.int64(0)
+    return np.int64(0), np.int64(1) << np.int64(i - split)
+
+
+@njit(cache=True, inline="always")
+def wide_has(lo, hi, i, split):
+    """True when card ``i`` is in the wide set ``(lo, hi)``."""
+    if i < split:
+        return (lo >> np.int64(i)) & np.int64(1) != 0
+    return (hi >> np.int64(i - split)) & np.int64(1) != 0
+
+
+@njit(cache=True, inline="always")
+def wide_popcount(lo, hi):
+    """Number of cards in the wide set ``(lo, hi)``."""
+    return popcount(lo) + popcount(hi)
+
+
+@njit(cache=True, inline="always")
+def wide_lowest_index(lo, hi, split):
+    """Lowest card index of a wide set (-1 when empty)."""
+    if lo != 0:
+        return lowest_index(lo)
+    if hi != 0:
+        return split + lowest_index(hi)
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def wide_highest_index(lo, hi, split):
+    """Highest card index of a wide set (-1 when empty)."""
+    if hi != 0:
+        return split + highest_index(hi)
+    if lo != 0:
+        return highest_index(lo)
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def wide_nth_set_index(lo, hi, n, split):
+    """Card index of the ``n``-th card (0 = lowest) of a wide set; ``n`` must be below its size."""
+    k = popcount(lo)
+    if n < k:
+        return select_index(lo, n)
+    return split + select_index(hi, n - k)
+
+
+@njit(cache=True, inline="always")
+def wide_follow_or_trump(h_lo, h_hi, led_lo, led_hi, tr_lo, tr_hi):
+    """Cards of the hand ``(h_lo, h_hi)`` playable under follow-suit-else-trump-else-anything.
+
+    ``(led_lo, led_hi)`` is the led suit's mask (pass the trump mask when a trump was led), ``(tr_lo, tr_hi)``
+    the trumps. Returns the legal wide set.
+    """
+    s_lo = h_lo & led_lo
+    s_hi = h_hi & led_hi
+    if s_lo != 0 or s_hi != 0:
+        return s_lo, s_hi
+    t_lo = h_lo & tr_lo
+    t_hi = h_hi & tr_hi
+    if t_lo != 0 or t_hi != 0:
+        return t_lo, t_hi
+    return h_lo, h_hi
+
+
+@njit(cache=True)
+def wide_winner_highest_index(cards, count, led_lo, led_hi, tr_lo, tr_hi, split):
+    """Position (0-based, in playing order) of the card that wins ``cards[:count]``; -1 if none can win.
+
+    For packs whose index grows with the rank inside every suit: the highest trump wins, otherwise the highest
+    card of the led suit. A card in neither mask (an excuse such as the Fool) never wins, even when led.
+    """
+    best_pos = -1
+    best_card = -1
+    best_trump = False
+    for pos in range(count):
+        card = cards[pos]
+        if wide_has(tr_lo, tr_hi, card, split):
+            if (not best_trump) or card > best_card:
+                best_pos = pos
+                best_card = card
+                best_trump = True
+        elif (not best_trump) and wide_has(led_lo, led_hi, card, split) and card > best_card:
+            best_pos = pos
+            best_card = card
+    return best_pos
+
+
+@njit(cache=True)
+def wide_sum_values(lo, hi, values, split):
+    """Sum of ``values[i]`` over the cards ``i`` of a wide set; also returns the number of cards."""
+    t_lo, n_lo = sum_values(lo, values)
+    t_hi, n_hi = sum_values(hi, values[split:])
+    return t_lo + t_hi, n_lo + n_hi
+
+
+_LOW32 = np.int64(0xFFFFFFFF)
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_prefix_halves(state, values, count):
+    """Fisher-Yates shuffle of ``values[:count]`` in place using both 32-bit halves of every generator output.
+
+    For large packs (78 cards) this halves the generator calls of :func:`tarockrl.engine.rng.shuffle_prefix`.
+    Index ``j`` in ``[0, i]`` is ``(u32 * (i + 1)) >> 32`` (bias below ``(i + 1) / 2**32``, like ``rng.below``).
+    The permutations differ from ``shuffle_prefix``'s for the same generator state. Returns the new state.
+    """
+    i = count - 1
+    while i > 0:
+        state, z = next_u64(state)
+        j = ((z & _LOW32) * (i + 1)) >> np.int64(32)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp
+        i -= 1
+        if i > 0:
+            j = (((z >> np.int64(32)) & _LOW32) * (i + 1)) >> np.int64(32)
+            tmp = values[i]
+            values[i] = values[j]
+            values[j] = tmp
+            i -= 1
+    return state
+
+
+def wide_mask_to_indices(lo: int, hi: int, split: int) -> list[int]:
+    """Python helper: the sorted card indices of a wide set."""
+    out = []
+    for word, base in ((int(lo), 0), (int(hi), int(split))):
+        while word:
+            low = word & -word
+            out.append(base + low.bit_length() - 1)
+            word ^= low
+    return out
+
+
+def indices_to_wide_mask(indices, split: int) -> tuple[int, int]:
+    """Python helper: the wide set ``(lo, hi)`` holding exactly the given card indices."""
+    lo = hi = 0
+    for i in indices:
+        i = int(i)
+        if i < split:
+            lo |= 1 << i
+        else:
+            hi |= 1 << (i - split)
+    return lo, hi

@@ -1,0 +1,93 @@
+"""Troccas (Surselva, Graubünden): four players in two fixed partnerships, the 78-card Swiss 1JJ tarot pack.
+
+Seats 0-3 are numbered anticlockwise, so the next player after seat ``p`` is ``(p + 1) % 4``; **partners sit
+opposite**: team A = seats {0, 2}, team B = seats {1, 3} (``team = seat % 2``). ``State.returns()`` gives each
+seat its team's result ``points - 36`` (``[r_A, r_B, r_A, r_B]``, zero-sum); an environment's reward for a
+seat is that entry. The dealer of a random deal ``deal(seed, deal_id)`` is drawn uniformly and the match
+balance is 0; :func:`new_state` / :func:`new_batch` take both as inputs, and :class:`Match` plays the spec's
+four-deal match.
+
+Modules: :mod:`.cards` (index, codes, two-word masks, points), :mod:`.rules` (the variant options),
+:mod:`.layout` (state slots, phases, actions), :mod:`.kernels` (numba rules), :mod:`.observe` (observation
+layout), :mod:`.batch` (parallel drivers), :mod:`.text` (deal notation and readable output), :mod:`.match`
+(episode inputs, partnership draw, match). ``DEFINITION`` plugs it into the generic :mod:`tarockrl.games.api`.
+
+Readings of the spec
+--------------------
+Where the spec leaves room, this implementation reads it as follows.
+
+* **In-episode randomness.** Redeals that the deal does not supply are shuffled with a SplitMix64 generator
+  kept in the state row (slot ``RNG``): for ``deal(seed, deal_id)`` it continues the stream that dealt the
+  first attempt; for a deal dict it is seeded from the dict's stored contents, so a dict always gives the
+  same episode. Every attempt's card order is archived in the row and ``State.deal()`` lists the redeals.
+* **Redeal cap.** ``max_redeals`` is "any integer >= 0" in the spec; the engine accepts 0..10 so that the
+  state row (history and deal archive) has a fixed size. ``Game.max_episode_length`` is the bound at the
+  largest options (366); :func:`rules.max_episode_length` gives the exact 9.4 bound of a rules set (170 by
+  default).
+* **Redeal entries beyond ``max_redeals``** in a deal dict are validated but never used (and not stored).
+* **Random deals.** ``deal(seed, deal_id)`` draws the dealer uniformly and uses balance 0 (so PATTERN is
+  skipped); pass a dealer and balance through :func:`new_state`, :func:`new_batch` or :class:`Match`.
+* **Face-up cards** stay in the observation as "revealed at the deal" even after the card was played or
+  discarded (a discarded face-up card is not announced; whoever watches the play can infer it).
+* **Observation of cancelled attempts** is reduced to the redeal count and the numbers of throw-ins and forced
+  redeals (allowed by 4.10); talk and votes are shown for the current attempt.
+* **FORCE secrecy.** While the dealer decides on FORCE, the other seats observe phase ``scart`` with the
+  dealer to act, which is what they see after a decline or when the dealer was never eligible.
+* **Jack swap bookkeeping.** After a swap the jack counts as played by the holder and the numeral returns to
+  his hand (``PLAYED`` in the observation shows the jack for that seat), as 5.7 describes.
+* **Fool payment card** is taken after the scart was added (so it can be a scart card) and before the Fool
+  moves in; a value-5 payment (only when the pile has nothing cheaper) prefers trumps I/XXI by index.
+* **Knock** is legal at any card turn (including before a double lead and within it), never in SCART or BUOB.
+* **Double-lead trick and the Fool**: the same Fool settlement applies to an 8-card trick.
+* **``packet_basis``, ``deals_per_match``, ``balance_scope``** act in :class:`Match` only (decision 35); under
+  ``balance_scope = "session"`` :meth:`Match.next_match` carries the running balance over, while each match
+  still settles its own deals.
+"""
+
+from __future__ import annotations
+
+from tarockrl.games.api import GameDefinition
+from tarockrl.games.troccas import batch, kernels, layout, observe, text
+from tarockrl.games.troccas.match import Match, new_batch, new_state, partnership_draw
+from tarockrl.games.troccas.rules import TroccasRules, max_episode_length
+
+DEFINITION = GameDefinition(
+    name="troccas",
+    display_name="Troccas",
+    num_players=4,
+    num_actions=layout.NUM_ACTIONS,
+    state_len=layout.STATE_LEN,
+    observation_size=observe.OBS_LEN,
+    max_episode_length=layout.MAX_EPISODE_LENGTH,
+    rules_class=TroccasRules,
+    slot_phase=layout.PHASE,
+    slot_cur=layout.CUR,
+    slot_hist_len=layout.HIST_LEN,
+    slot_hist=layout.HIST,
+    slot_magic=layout.MAGIC,
+    slot_result=layout.RESULT,
+    magic=layout.LAYOUT_MAGIC,
+    terminal_phase=layout.TERMINAL,
+    phase_names=layout.PHASE_NAMES,
+    deal=kernels.deal,
+    legal_mask=kernels.legal_mask,
+    apply_action=kernels.apply_action,
+    observe=observe.observe,
+    returns=kernels.returns,
+    check_invariants=kernels.check_invariants,
+    batch_deal=batch.batch_deal,
+    batch_legal_masks=batch.batch_legal_masks,
+    batch_step=batch.batch_step,
+    batch_observe=batch.batch_observe,
+    batch_random_actions=batch.batch_random_actions,
+    random_playouts=batch.random_playouts,
+    invariant_sweep=batch.invariant_sweep,
+    perft=batch.perft,
+    state_from_deal=text.state_from_deal,
+    deal_of=text.deal_of,
+    action_to_string=text.action_to_string,
+    state_to_string=text.state_to_string,
+    transcript=text.transcript,
+)
+
+__all__ = ["DEFINITION", "TroccasRules", "Match", "new_state", "new_batch", "partnership_draw", "max_episode_length"]

@@ -1,0 +1,1168 @@
+"""Troccas rule kernels (numba, int64 only): deal, legal actions, apply, scoring, invariants.
+
+Every kernel takes the state row (``int64[STATE_LEN]``, see :mod:`.layout`) and the encoded rules options
+(``int64[NUM_OPTION_SLOTS]``, see :mod:`.rules`). Kernels never raise: ``apply_action`` returns a status code
+and leaves the row untouched when the action is illegal.
+
+Speed notes: every kernel here is compiled with ``_nrt=False`` (they never allocate). numba otherwise increfs and
+decrefs each array argument on every call (an out-of-line atomic operation), which cost more than the rules
+themselves; without the runtime the state row is passed as a plain borrowed view. Small helpers on the per-action
+path are also inlined (``inline="always"``).
+
+Legal actions are returned by ``legal_set`` as three words ``(tw, sw, ex)``: bit ``i`` of ``tw`` is action
+``i`` (cards 0-21), bit ``i`` of ``sw`` is action ``22 + i`` (cards 22-77) and bit ``i`` of ``ex`` is action
+``78 + i`` (everything else). Counting set bits in the order tw, sw, ex enumerates the actions ascending.
+
+The automatic steps of the deal (dealing a packet, revealing the last cards, skipping a phase whose condition
+fails, redealing) run inside the action that triggers them, so exactly one seat is to act whenever the episode
+is not over.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.rng import below, mix64, stream_seed
+from tarockrl.engine.wide import (
+    highest_index,
+    select_index,
+    shuffle_prefix_halves,
+    wide_follow_or_trump,
+    wide_highest_index,
+    wide_sum_values,
+)
+from tarockrl.games.troccas.cards import (
+    CARD_FOOL,
+    CARD_VALUES,
+    CAVALIERS,
+    FOOL,
+    JACKS,
+    KINGS,
+    MID_TRUMPS,
+    NUMERALS,
+    QUEENS,
+    SPLIT,
+    SUIT_MASKS,
+    SUIT_OF_CARD,
+    SW_ALL,
+    TRUMPS,
+    TW_ALL,
+    TW_NO_SCART,
+)
+from tarockrl.games.troccas.layout import (
+    A_DECLINE,
+    A_DEMAND,
+    A_DOUBLE,
+    A_EARLY,
+    A_FINAL,
+    A_FORCE,
+    A_KEEP,
+    A_KNOCK,
+    A_PATTERN,
+    ARCHIVE,
+    ARCHIVE_WORDS,
+    BAL,
+    BUOB,
+    BUOB_RESULT,
+    BUOB_SUIT,
+    CUR,
+    DEALER,
+    DEALER_ENDS,
+    EX_DECLINE,
+    EX_EARLY,
+    EX_FINAL,
+    EX_KEEP,
+    EX_KNOCK,
+    EX_NO_DEMAND,
+    EX_PATTERN,
+    EXPOSED,
+    FOOL_OUTCOME,
+    FOOL_PAID,
+    FOOL_SEAT,
+    FOOL_TRICK_TEAM,
+    FORCE,
+    FORCE_SEEN,
+    GAME_OVER,
+    HAND_SW,
+    HAND_TW,
+    HIST,
+    HIST_CAP,
+    HIST_LEN,
+    ILLEGAL,
+    IS_DOUBLE,
+    KNOCKED_FOR,
+    KNOCKS_TW,
+    LAST_CARD,
+    LAST_N,
+    LAST_SEAT,
+    LAST_WINNER,
+    LAYOUT_MAGIC,
+    LEADER,
+    LED,
+    LED_SUITS,
+    MAGIC,
+    N_ARCHIVED,
+    N_FORCED,
+    N_KNOCKS,
+    N_THROWN,
+    NONDEALER_ENDS,
+    NUM_ACTIONS,
+    NUM_PACKETS,
+    OK,
+    PACKET,
+    PATTERN,
+    PATTERN_BY,
+    PATTERN_SLOT,
+    PAUSE_POS,
+    PERM,
+    PHASE,
+    PILE_SW,
+    PILE_TW,
+    PLAY,
+    PLAYED_BY_SW,
+    PLAYED_BY_TW,
+    PLAYED_SW,
+    PLAYED_TW,
+    POINTS,
+    REDEAL_COUNT,
+    RESULT,
+    RNG,
+    SCART,
+    SCART_JACK,
+    SCART_N,
+    SCART_SW,
+    SCART_TEAM,
+    SCART_TW,
+    SETTER_POS,
+    STANDARD,
+    SWAP_CARD,
+    SWAP_SEAT,
+    TALK,
+    TALK_LOG,
+    TERMINAL,
+    TRICK_CARD,
+    TRICK_N,
+    TRICK_NO,
+    TRICK_SEAT,
+    TRICK_SW,
+    TRICK_TW,
+    TRICK_WINNER,
+    TRICKS_WON,
+    VOTE,
+    VOTE_LOG,
+)
+from tarockrl.games.troccas.rules import (
+    O_BUOB_AUTO,
+    O_DOUBLE_LEAD,
+    O_EXPOSE,
+    O_FIRST_LEADER,
+    O_FOOL_FORCE,
+    O_FORCE,
+    O_KING_AFTER_FOOL,
+    O_KING_JACK,
+    O_KNOCK,
+    O_MAX_REDEALS,
+    O_MUST_OVERTRUMP,
+    O_NINE_TEN,
+    O_PACKET_OPTIONS,
+    O_SCART_FOR_FOOL,
+    O_SCART_JACK_VOIDS,
+    O_SCART_TRUMPS,
+    O_SINGLE,
+    O_SLAM_SCART,
+    O_TALK,
+    O_THROW_IN,
+)
+
+ONE = np.int64(1)
+ZERO = np.int64(0)
+NUM_PACKETS_A = np.array(NUM_PACKETS, dtype=np.int64)
+NONDEALER_ENDS_A = np.array(NONDEALER_ENDS, dtype=np.int64)
+DEALER_ENDS_A = np.array(DEALER_ENDS, dtype=np.int64)
+TALK_EARLY_EX = np.int64(((1 << 10) - 1) << EX_EARLY)
+TALK_FINAL_EX = np.int64(((1 << 12) - 1) << EX_FINAL)
+VOTE_EX = np.int64(0b11 << EX_KEEP)
+FORCE_EX = np.int64(0b11 << EX_DECLINE)
+BUOB_EX = np.int64(0b11 << EX_NO_DEMAND)
+KNOCK_EX = np.int64(ONE << EX_KNOCK)
+
+# step codes of the automatic deal driver
+_S_TALK, _S_VOTE, _S_AFTER_PAUSE, _S_FORCE = 0, 1, 2, 3
+
+
+# ---------------------------------------------------------------------------------------------------------
+# small helpers
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def _add_card(state, slot_tw, slot_sw, card):
+    if card < SPLIT:
+        state[slot_tw] |= ONE << card
+    else:
+        state[slot_sw] |= ONE << (card - SPLIT)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _remove_card(state, slot_tw, slot_sw, card):
+    if card < SPLIT:
+        state[slot_tw] &= ~(ONE << card)
+    else:
+        state[slot_sw] &= ~(ONE << (card - SPLIT))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _chunk_start(seat, dealer):
+    """Start of seat ``seat``'s cards in ``PERM`` (forehand first, dealer last)."""
+    return 19 * ((seat - dealer - 1) % 4)
+
+
+@njit(cache=True, _nrt=False)
+def episode_bound(opts):
+    """The spec 9.4 bound on the number of actions of an episode for these options."""
+    m = opts[O_MAX_REDEALS] if (opts[O_THROW_IN] != 0 or opts[O_FORCE] != 0) else 0
+    t = 12 if opts[O_TALK] != 0 else 0
+    v = 12 if opts[O_THROW_IN] != 0 else 0
+    f = 1 if opts[O_FORCE] != 0 else 0
+    k = 21 if opts[O_KNOCK] != 0 else 0
+    return 1 + m * (t + v + f) + t + 2 + 76 + 4 + k
+
+
+@njit(cache=True, _nrt=False)
+def pack_attempt(state, k):
+    """Store the current ``PERM`` as archived attempt ``k``."""
+    base = ARCHIVE + ARCHIVE_WORDS * k
+    for w in range(ARCHIVE_WORDS):
+        state[base + w] = 0
+    for i in range(78):
+        state[base + i // 9] |= state[PERM + i] << (7 * (i % 9))
+
+
+@njit(cache=True, _nrt=False)
+def unpack_attempt(state, k, out):
+    """Write archived attempt ``k`` (78 card indices, seat chunks as in ``PERM``) into ``out``."""
+    base = ARCHIVE + ARCHIVE_WORDS * k
+    for i in range(78):
+        out[i] = (state[base + i // 9] >> (7 * (i % 9))) & 127
+
+
+# ---------------------------------------------------------------------------------------------------------
+# dealing and the automatic steps of a deal attempt
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _deal_packet(state, j, opts):
+    d = state[DEALER]
+    pat = state[PATTERN_SLOT]
+    for c in range(4):
+        seat = (d + 1 + c) % 4
+        if c < 3:
+            end = NONDEALER_ENDS_A[pat, j]
+            start = 0 if j == 0 else NONDEALER_ENDS_A[pat, j - 1]
+        else:
+            end = DEALER_ENDS_A[pat, j]
+            start = 0 if j == 0 else DEALER_ENDS_A[pat, j - 1]
+        base = PERM + 19 * c
+        tw = state[HAND_TW + seat]
+        sw = state[HAND_SW + seat]
+        for i in range(start, end):
+            card = state[base + i]
+            if card < SPLIT:
+                tw |= ONE << card
+            else:
+                sw |= ONE << (card - SPLIT)
+        state[HAND_TW + seat] = tw
+        state[HAND_SW + seat] = sw
+        if j == NUM_PACKETS_A[pat] - 1 and opts[O_EXPOSE] != 0:
+            state[EXPOSED + seat] = state[base + end - 1]
+    state[PACKET] = j
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _force_eligible(state, opts):
+    d = state[DEALER]
+    trumps = TRUMPS | FOOL if opts[O_FOOL_FORCE] != 0 else TRUMPS
+    return (state[HAND_TW + d] & trumps) == 0
+
+
+@njit(cache=True, _nrt=False)
+def _run(state, opts, step):
+    """Carry out the automatic steps from ``step`` until a seat has to act."""
+    d = state[DEALER]
+    can_redeal = state[REDEAL_COUNT] < opts[O_MAX_REDEALS]
+    while True:
+        if step == _S_TALK:
+            if opts[O_TALK] != 0:
+                state[PHASE] = TALK
+                state[PAUSE_POS] = 0
+                state[CUR] = (d + 1) % 4
+                return
+            step = _S_VOTE
+        elif step == _S_VOTE:
+            if opts[O_THROW_IN] != 0 and can_redeal:
+                state[PHASE] = VOTE
+                state[PAUSE_POS] = 0
+                state[CUR] = (d + 1) % 4
+                return
+            step = _S_AFTER_PAUSE
+        elif step == _S_AFTER_PAUSE:
+            j = state[PACKET] + 1
+            if j < NUM_PACKETS_A[state[PATTERN_SLOT]]:
+                _deal_packet(state, j, opts)
+                step = _S_TALK
+            else:
+                step = _S_FORCE
+        else:
+            state[CUR] = d
+            if opts[O_FORCE] != 0 and can_redeal and _force_eligible(state, opts):
+                state[PHASE] = FORCE
+                state[FORCE_SEEN] = 1
+                return
+            state[PHASE] = SCART
+            state[SCART_N] = 0
+            return
+
+
+@njit(cache=True, _nrt=False)
+def _start_attempt(state, opts):
+    _deal_packet(state, 0, opts)
+    _run(state, opts, _S_TALK)
+
+
+@njit(cache=True, _nrt=False)
+def _reset_attempt(state):
+    for s in range(4):
+        state[HAND_TW + s] = 0
+        state[HAND_SW + s] = 0
+        state[EXPOSED + s] = -1
+    for i in range(12):
+        state[TALK_LOG + i] = -1
+        state[VOTE_LOG + i] = -1
+    state[FORCE_SEEN] = 0
+    state[PAUSE_POS] = 0
+    state[PACKET] = 0
+
+
+@njit(cache=True, _nrt=False)
+def _redeal(state, opts):
+    """Cancel the attempt and deal again (same dealer, same pattern): next archived order or a fresh shuffle."""
+    k = state[REDEAL_COUNT]
+    if k >= state[N_ARCHIVED]:  # archive the attempt being cancelled (drawn from the generator)
+        pack_attempt(state, k)
+        state[N_ARCHIVED] = k + 1
+    k += 1
+    state[REDEAL_COUNT] = k
+    perm = state[PERM:PERM + 78]
+    if k < state[N_ARCHIVED]:
+        unpack_attempt(state, k, perm)
+    else:
+        for i in range(78):
+            perm[i] = i
+        state[RNG] = shuffle_prefix_halves(state[RNG], perm, 78)
+    _reset_attempt(state)
+    _start_attempt(state, opts)
+
+
+@njit(cache=True, _nrt=False)
+def _begin_episode(state, opts):
+    """PATTERN when a team is far enough behind, otherwise the first attempt with the standard pattern."""
+    if opts[O_PACKET_OPTIONS] != 0:
+        d = state[DEALER]
+        for t in range(2):
+            if state[BAL + t] <= -opts[O_NINE_TEN]:
+                for c in range(4):
+                    seat = (d + 1 + c) % 4
+                    if seat % 2 == t:
+                        state[PHASE] = PATTERN
+                        state[CUR] = seat
+                        return
+    state[PATTERN_SLOT] = STANDARD
+    _start_attempt(state, opts)
+
+
+@njit(cache=True, _nrt=False)
+def init_state(state, dealer, bal_a, rng, reuse=False):
+    """Zero ``state`` and set the episode inputs (the card order must then be put into ``PERM``).
+
+    With ``reuse`` the row must hold a previous state (or zeros): only its used history slots are cleared.
+    """
+    if reuse:
+        used = HIST + min(max(state[HIST_LEN], ZERO), np.int64(HIST_CAP))
+        for i in range(used):
+            state[i] = 0
+    else:
+        state[:] = 0
+    state[MAGIC] = LAYOUT_MAGIC
+    state[DEALER] = dealer
+    state[BAL] = bal_a
+    state[BAL + 1] = -bal_a
+    state[RNG] = rng
+    state[PATTERN_BY] = -1
+    state[LEADER] = -1
+    state[LED] = -1
+    state[SETTER_POS] = -1
+    state[TRICK_WINNER] = -1
+    state[BUOB_SUIT] = -1
+    state[LAST_WINNER] = -1
+    state[FOOL_SEAT] = -1
+    state[FOOL_TRICK_TEAM] = -1
+    state[SCART_JACK] = -1
+    state[SCART_TEAM] = -1
+    state[FOOL_PAID] = -1
+    for i in range(8):
+        state[TRICK_CARD + i] = -1
+        state[TRICK_SEAT + i] = -1
+        state[LAST_CARD + i] = -1
+        state[LAST_SEAT + i] = -1
+    for s in range(4):
+        state[KNOCKED_FOR + s] = -1
+        state[BUOB_RESULT + s] = -1
+        state[SWAP_SEAT + s] = -1
+        state[SWAP_CARD + s] = -1
+    _reset_attempt(state)
+
+
+@njit(cache=True, _nrt=False)
+def init_from_orders(state, orders, n_orders, dealer, bal_a, rng, opts):
+    """Start an episode from explicit card orders: ``orders[k]`` is attempt ``k`` (78 cards in ``PERM`` order).
+
+    Attempts beyond ``max_redeals`` can never be used and are not stored.
+    """
+    init_state(state, dealer, bal_a, rng)
+    n = min(n_orders, opts[O_MAX_REDEALS] + 1)
+    for k in range(n):
+        for i in range(78):
+            state[PERM + i] = orders[k, i]
+        pack_attempt(state, k)
+    for i in range(78):
+        state[PERM + i] = orders[0, i]
+    state[N_ARCHIVED] = n
+    _begin_episode(state, opts)
+
+
+@njit(cache=True, _nrt=False)
+def deal_with_rng(state, rng, dealer, bal_a, opts, reuse=False):
+    """Start an episode with a uniformly random card order drawn from generator state ``rng``."""
+    init_state(state, dealer, bal_a, rng, reuse)
+    perm = state[PERM:PERM + 78]
+    for i in range(78):
+        perm[i] = i
+    state[RNG] = shuffle_prefix_halves(rng, perm, 78)
+    state[N_ARCHIVED] = 0  # the first attempt lives in PERM until a redeal archives it
+    _begin_episode(state, opts)
+
+
+@njit(cache=True, _nrt=False)
+def deal_inputs(state, seed, deal_id, dealer, bal_a, opts):
+    """Deal ``deal_id`` of ``seed`` with the given dealer and balance ``(bal_a, -bal_a)``.
+
+    The cards are those of ``deal(seed, deal_id)``; only the dealer and the balance are replaced.
+    """
+    rng = stream_seed(seed, deal_id)
+    rng, _ = below(rng, 4)
+    deal_with_rng(state, rng, dealer, bal_a, opts)
+
+
+@njit(cache=True, _nrt=False)
+def deal(state, seed, deal_id, opts, reuse=False):
+    """Deal number ``deal_id`` of ``seed``: a uniformly random dealer, balance 0 and a uniform card order.
+
+    ``reuse`` (for drivers that recycle one scratch row): see :func:`init_state`.
+    """
+    rng = stream_seed(seed, deal_id)
+    rng, dealer = below(rng, 4)
+    deal_with_rng(state, rng, dealer, ZERO, opts, reuse)
+
+
+@njit(cache=True, _nrt=False)
+def orders_seed(orders, n_orders, dealer, bal_a):
+    """Generator seed of a deal given as card orders (a pure function of its contents)."""
+    h = mix64(dealer * np.int64(7919) + bal_a)
+    for k in range(n_orders):
+        for i in range(78):
+            h = mix64(h ^ (orders[k, i] + np.int64(131) * i + np.int64(10007) * k))
+    return h
+
+
+# ---------------------------------------------------------------------------------------------------------
+# legal actions
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def king_jack_active(state, opts):
+    """The king-jack rule applies in this deal (option on, not voided by a jack in the scart)."""
+    if opts[O_KING_JACK] == 0:
+        return False
+    return not (opts[O_SCART_JACK_VOIDS] != 0 and state[SCART_JACK] == 1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def scart_legal(state, opts):
+    """The dealer's discardable cards ``(tw, sw)`` (4.7, with the fallback of decision 30)."""
+    d = state[DEALER]
+    tw = state[HAND_TW + d] & ~TW_NO_SCART
+    sw = state[HAND_SW + d] & ~KINGS
+    if opts[O_SCART_TRUMPS] == 0:
+        if sw != 0:
+            return ZERO, sw
+    return tw, sw
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def top_unplayed_trump(state):
+    """Highest trump I-XXI not yet put into a trick (-1 when all are played)."""
+    return highest_index(TRUMPS & ~state[PLAYED_TW])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_legal(state, opts):
+    """Cards ``(tw, sw)`` the seat to act may put into the trick now (5.3)."""
+    p = state[CUR]
+    htw = state[HAND_TW + p]
+    hsw = state[HAND_SW + p]
+    led = state[LED]
+    if led < 0:
+        return htw, hsw
+    if led == 4:
+        ltw, lsw = wide_follow_or_trump(htw, hsw, TRUMPS, ZERO, TRUMPS, ZERO)
+    else:
+        ltw, lsw = wide_follow_or_trump(htw, hsw, ZERO, SUIT_MASKS[led], TRUMPS, ZERO)
+    ltw |= htw & FOOL
+    if opts[O_MUST_OVERTRUMP] != 0 and lsw == 0 and (ltw & TRUMPS) != 0:
+        in_trick = state[TRICK_TW] & TRUMPS
+        if in_trick != 0:
+            top = highest_index(in_trick)
+            higher = ltw & TRUMPS & ~((ONE << (top + 1)) - 1)
+            if higher != 0:
+                ltw = higher | (ltw & FOOL)
+    return ltw, lsw
+
+
+@njit(cache=True, _nrt=False)
+def play_extras(state, opts):
+    """Non-card actions legal in PLAY: double leads (option) and the knock (option), as an ``ex`` word."""
+    ex = ZERO
+    p = state[CUR]
+    if opts[O_DOUBLE_LEAD] != 0 and state[TRICK_N] == 0 and king_jack_active(state, opts):
+        hsw = state[HAND_SW + p]
+        led = state[LED_SUITS]
+        for s in range(4):
+            kj = (ONE << (14 * s + 13)) | (ONE << (14 * s + 10))
+            if ((led >> s) & 1) == 0 and (hsw & kj) == kj:
+                ex |= ONE << s
+    if opts[O_KNOCK] != 0:
+        top = top_unplayed_trump(state)
+        if top >= 0 and ((state[HAND_TW + p] >> top) & 1) != 0 and state[KNOCKED_FOR + p] != top:
+            ex |= KNOCK_EX
+    return ex
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_set(state, opts):
+    """The legal actions as three words ``(tw, sw, ex)`` (see the module docstring)."""
+    phase = state[PHASE]
+    if phase == PLAY:
+        tw, sw = play_legal(state, opts)
+        if opts[O_DOUBLE_LEAD] == 0 and opts[O_KNOCK] == 0:
+            return tw, sw, ZERO
+        return tw, sw, play_extras(state, opts)
+    if phase == TALK:
+        if state[PACKET] == NUM_PACKETS_A[state[PATTERN_SLOT]] - 1:
+            return ZERO, ZERO, TALK_FINAL_EX
+        return ZERO, ZERO, TALK_EARLY_EX
+    if phase == VOTE:
+        return ZERO, ZERO, VOTE_EX
+    if phase == SCART:
+        tw, sw = scart_legal(state, opts)
+        return tw, sw, ZERO
+    if phase == BUOB:
+        return ZERO, ZERO, BUOB_EX
+    if phase == FORCE:
+        return ZERO, ZERO, FORCE_EX
+    if phase == PATTERN:
+        t = state[CUR] % 2
+        ex = np.int64(0b11 << EX_PATTERN)
+        if state[BAL + t] <= -opts[O_SINGLE]:
+            ex |= np.int64(0b100 << EX_PATTERN)
+        return ZERO, ZERO, ex
+    return ZERO, ZERO, ZERO
+
+
+@njit(cache=True, _nrt=False)
+def legal_words(state, opts):
+    """:func:`legal_set` as a called (not inlined) kernel, for callers that keep the numba runtime on."""
+    return legal_set(state, opts)
+
+
+@njit(cache=True, _nrt=False)
+def legal_mask(state, opts, out):
+    """Write the legal-action mask (bool[NUM_ACTIONS]) of ``state`` into ``out``."""
+    out[:] = False
+    tw, sw, ex = legal_set(state, opts)
+    while tw != 0:
+        out[lowest_index(tw)] = True
+        tw &= tw - 1
+    while sw != 0:
+        out[SPLIT + lowest_index(sw)] = True
+        sw &= sw - 1
+    while ex != 0:
+        out[78 + lowest_index(ex)] = True
+        ex &= ex - 1
+
+
+@njit(cache=True, _nrt=False)
+def is_legal(state, action, opts):
+    """True when ``action`` is legal in ``state``."""
+    if action < 0 or action >= NUM_ACTIONS:
+        return False
+    tw, sw, ex = legal_set(state, opts)
+    if action < SPLIT:
+        return ((tw >> action) & 1) != 0
+    if action < 78:
+        return ((sw >> (action - SPLIT)) & 1) != 0
+    return ((ex >> (action - 78)) & 1) != 0
+
+
+@njit(cache=True, _nrt=False)
+def num_legal(state, opts):
+    """Number of legal actions."""
+    tw, sw, ex = legal_set(state, opts)
+    return popcount(tw) + popcount(sw) + popcount(ex)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def nth_legal(tw, sw, ex, r):
+    """The ``r``-th legal action (0-based, ascending) of a legal set."""
+    k = popcount(tw)
+    if r < k:
+        return select_index(tw, r)
+    r -= k
+    k = popcount(sw)
+    if r < k:
+        return SPLIT + select_index(sw, r)
+    return 78 + select_index(ex, r - k)
+
+
+@njit(cache=True, _nrt=False)
+def random_action(state, opts, rng):
+    """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 when terminal)."""
+    tw, sw, ex = legal_set(state, opts)
+    k = popcount(tw) + popcount(sw) + popcount(ex)
+    if k == 0:
+        return rng, np.int64(-1)
+    rng, r = below(rng, k)
+    return rng, nth_legal(tw, sw, ex, r)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# play
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _start_play(state, opts):
+    d = state[DEALER]
+    if opts[O_SCART_JACK_VOIDS] != 0:
+        state[SCART_JACK] = 1 if (state[SCART_SW] & JACKS) != 0 else 0
+    leader = d if opts[O_FIRST_LEADER] == 0 else (d + 1) % 4
+    state[PHASE] = PLAY
+    state[LEADER] = leader
+    state[CUR] = leader
+    state[TRICK_N] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _put_in_trick(state, p, card):
+    n = state[TRICK_N]
+    state[TRICK_CARD + n] = card
+    state[TRICK_SEAT + n] = p
+    state[TRICK_N] = n + 1
+    if card < SPLIT:
+        b = ONE << card
+        state[HAND_TW + p] &= ~b
+        state[PLAYED_TW] |= b
+        state[PLAYED_BY_TW + p] |= b
+        state[TRICK_TW] |= b
+        if card == CARD_FOOL:
+            state[FOOL_SEAT] = p
+            return
+    else:
+        b = ONE << (card - SPLIT)
+        state[HAND_SW + p] &= ~b
+        state[PLAYED_SW] |= b
+        state[PLAYED_BY_SW + p] |= b
+        state[TRICK_SW] |= b
+    if state[LED] < 0:
+        state[LED] = SUIT_OF_CARD[card]
+        state[SETTER_POS] = n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def resolve_demand(state, suit):
+    """Carry out BUOB_DEMAND for the completed trick and suit ``suit`` (5.7); records the public outcome."""
+    jack = 32 + 14 * suit
+    jbit = ONE << (jack - SPLIT)
+    holder = -1
+    for q in range(4):
+        if (state[HAND_SW + q] & jbit) != 0:
+            holder = q
+    state[BUOB_RESULT + suit] = 1
+    if holder < 0:
+        return  # the jack is in the scart
+    for i in range(state[TRICK_N]):
+        if state[TRICK_SEAT + i] == holder:
+            card = state[TRICK_CARD + i]
+            if card >= SPLIT and (card - SPLIT) // 14 == suit and (card - SPLIT) % 14 < 10:
+                cbit = ONE << (card - SPLIT)
+                state[HAND_SW + holder] = (state[HAND_SW + holder] & ~jbit) | cbit
+                state[TRICK_CARD + i] = jack
+                state[TRICK_SW] = (state[TRICK_SW] & ~cbit) | jbit
+                state[PLAYED_SW] = (state[PLAYED_SW] & ~cbit) | jbit
+                state[PLAYED_BY_SW + holder] = (state[PLAYED_BY_SW + holder] & ~cbit) | jbit
+                state[BUOB_RESULT + suit] = 2
+                state[SWAP_SEAT + suit] = holder
+                state[SWAP_CARD + suit] = card
+            return
+
+
+@njit(cache=True, _nrt=False)
+def _end(state, opts):
+    """END (5.9): scart to a pile, Fool settlement, card points and the settlement vector."""
+    d = state[DEALER]
+    scart_team = d % 2
+    if opts[O_SLAM_SCART] != 0:
+        if state[TRICKS_WON] == 0:
+            scart_team = 1
+        elif state[TRICKS_WON + 1] == 0:
+            scart_team = 0
+    state[SCART_TEAM] = scart_team
+    state[PILE_TW + scart_team] |= state[SCART_TW]
+    state[PILE_SW + scart_team] |= state[SCART_SW]
+    if state[FOOL_TRICK_TEAM] >= 0:
+        ft = state[FOOL_SEAT] % 2
+        ot = 1 - ft
+        if state[TRICKS_WON + ft] > 0 or (opts[O_SCART_FOR_FOOL] != 0 and scart_team == ft):
+            ptw = state[PILE_TW + ft]
+            psw = state[PILE_SW + ft]
+            pay = np.int64(-1)
+            if (ptw & MID_TRUMPS) != 0:
+                pay = lowest_index(ptw & MID_TRUMPS)
+            elif (psw & NUMERALS) != 0:
+                pay = SPLIT + lowest_index(psw & NUMERALS)
+            elif (psw & JACKS) != 0:
+                pay = SPLIT + lowest_index(psw & JACKS)
+            elif (psw & CAVALIERS) != 0:
+                pay = SPLIT + lowest_index(psw & CAVALIERS)
+            elif (psw & QUEENS) != 0:
+                pay = SPLIT + lowest_index(psw & QUEENS)
+            elif ptw != 0:
+                pay = lowest_index(ptw)
+            else:
+                pay = SPLIT + lowest_index(psw)
+            state[PILE_TW + ot] &= ~FOOL
+            state[PILE_TW + ft] |= FOOL
+            _remove_card(state, PILE_TW + ft, PILE_SW + ft, pay)
+            _add_card(state, PILE_TW + ot, PILE_SW + ot, pay)
+            state[FOOL_OUTCOME] = 1
+            state[FOOL_PAID] = pay
+        else:
+            state[FOOL_OUTCOME] = 2
+    for t in range(2):
+        s, n = wide_sum_values(state[PILE_TW + t], state[PILE_SW + t], CARD_VALUES, SPLIT)
+        state[POINTS + t] = s - 3 * (n // 4) - ((n % 4) // 2)
+    for p in range(4):
+        state[RESULT + p] = state[POINTS + p % 2] - 36
+    state[PHASE] = TERMINAL
+    state[CUR] = -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _finalize_trick(state, opts):
+    w = state[TRICK_WINNER]
+    t = w & 1
+    state[PILE_TW + t] |= state[TRICK_TW]
+    state[PILE_SW + t] |= state[TRICK_SW]
+    state[TRICKS_WON + t] += 1
+    state[TRICK_NO] += 1
+    if (state[TRICK_TW] & FOOL) != 0 and (state[FOOL_SEAT] & 1) != t:
+        state[FOOL_TRICK_TEAM] = t
+    led = state[LED]
+    if led < 4:
+        state[LED_SUITS] |= ONE << led
+    n = state[TRICK_N]
+    state[LAST_N] = n
+    for i in range(n):
+        state[LAST_CARD + i] = state[TRICK_CARD + i]
+        state[LAST_SEAT + i] = state[TRICK_SEAT + i]
+        state[TRICK_CARD + i] = -1
+        state[TRICK_SEAT + i] = -1
+    for i in range(n, 8):
+        state[LAST_CARD + i] = -1
+        state[LAST_SEAT + i] = -1
+    state[LAST_WINNER] = w
+    state[TRICK_N] = 0
+    state[IS_DOUBLE] = 0
+    state[LED] = -1
+    state[SETTER_POS] = -1
+    state[TRICK_TW] = 0
+    state[TRICK_SW] = 0
+    state[TRICK_WINNER] = -1
+    state[BUOB_SUIT] = -1
+    if state[HAND_TW + w] == 0 and state[HAND_SW + w] == 0:
+        _end(state, opts)
+        return
+    state[PHASE] = PLAY
+    state[LEADER] = w
+    state[CUR] = w
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _complete_trick(state, opts):
+    led = state[LED]
+    n = state[TRICK_N]
+    trumps = state[TRICK_TW] & TRUMPS
+    if trumps != 0:
+        best = wide_highest_index(trumps, ZERO, SPLIT)
+    else:
+        best = wide_highest_index(ZERO, state[TRICK_SW] & SUIT_MASKS[led], SPLIT)
+    w = -1
+    for i in range(n):
+        if state[TRICK_CARD + i] == best:
+            w = state[TRICK_SEAT + i]
+    state[TRICK_WINNER] = w
+    if state[IS_DOUBLE] == 0 and led < 4 and ((state[LED_SUITS] >> led) & 1) == 0 and king_jack_active(state, opts):
+        setter = state[SETTER_POS]
+        if state[TRICK_CARD + setter] == 35 + 14 * led and (setter == 0 or opts[O_KING_AFTER_FOOL] != 0):
+            if ((state[PLAYED_SW] >> (10 + 14 * led)) & 1) == 0:
+                state[BUOB_SUIT] = led
+                if opts[O_BUOB_AUTO] != 0:
+                    resolve_demand(state, led)
+                else:
+                    state[PHASE] = BUOB
+                    state[CUR] = w
+                    return
+    _finalize_trick(state, opts)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play_card(state, card, opts):
+    p = state[CUR]
+    _put_in_trick(state, p, card)
+    n = state[TRICK_N]
+    if state[IS_DOUBLE] != 0:
+        if n == 8:
+            _complete_trick(state, opts)
+        else:
+            state[CUR] = (state[LEADER] + 1 + (n - 2) % 3) & 3
+    elif n == 4:
+        _complete_trick(state, opts)
+    else:
+        state[CUR] = (p + 1) & 3
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _double_lead(state, suit):
+    p = state[CUR]
+    state[IS_DOUBLE] = 1
+    _put_in_trick(state, p, 35 + 14 * suit)
+    _put_in_trick(state, p, 32 + 14 * suit)
+    state[CUR] = (p + 1) & 3
+
+
+# ---------------------------------------------------------------------------------------------------------
+# apply
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def _apply_core(state, action, opts):
+    h = state[HIST_LEN]
+    if h < HIST_CAP:
+        state[HIST + h] = action
+    state[HIST_LEN] = h + 1
+    p = state[CUR]
+    d = state[DEALER]
+    if action < 78:
+        if state[PHASE] == PLAY:
+            _play_card(state, action, opts)
+            return
+        # SCART: one discard
+        _remove_card(state, HAND_TW + d, HAND_SW + d, action)
+        _add_card(state, SCART_TW, SCART_SW, action)
+        state[SCART_N] += 1
+        if state[SCART_N] == 2:
+            _start_play(state, opts)
+        return
+    if action < A_EARLY:
+        _double_lead(state, action - A_DOUBLE)
+        return
+    if action < A_KEEP:
+        m = action - A_EARLY if action < A_FINAL else action - A_FINAL
+        state[TALK_LOG + 4 * state[PACKET] + p] = m
+        pos = state[PAUSE_POS] + 1
+        state[PAUSE_POS] = pos
+        if pos == 4:
+            _run(state, opts, _S_VOTE)
+        else:
+            state[CUR] = (p + 1) & 3
+        return
+    if action < A_DECLINE:
+        throw = action - A_KEEP
+        state[VOTE_LOG + 4 * state[PACKET] + p] = throw
+        if throw == 0:
+            _run(state, opts, _S_AFTER_PAUSE)
+            return
+        pos = state[PAUSE_POS] + 1
+        state[PAUSE_POS] = pos
+        if pos == 4:
+            state[N_THROWN] += 1
+            _redeal(state, opts)
+        else:
+            state[CUR] = (p + 1) & 3
+        return
+    if action == A_DECLINE:
+        state[FORCE_SEEN] = 2
+        state[PHASE] = SCART
+        state[SCART_N] = 0
+        return
+    if action == A_FORCE:
+        state[N_FORCED] += 1
+        _redeal(state, opts)
+        return
+    if action < A_PATTERN + 3:
+        state[PATTERN_SLOT] = action - A_PATTERN
+        state[PATTERN_BY] = p
+        _start_attempt(state, opts)
+        return
+    if action < A_KNOCK:
+        suit = state[BUOB_SUIT]
+        if action == A_DEMAND:
+            resolve_demand(state, suit)
+        else:
+            state[BUOB_RESULT + suit] = 0
+        _finalize_trick(state, opts)
+        return
+    # KNOCK
+    top = top_unplayed_trump(state)
+    state[KNOCKED_FOR + p] = top
+    state[KNOCKS_TW + p] |= ONE << top
+    state[N_KNOCKS] += 1
+
+
+@njit(cache=True, _nrt=False)
+def apply_unchecked(state, action, opts):
+    """Apply a legal ``action`` (no legality check) with its automatic follow-up steps, and record it."""
+    _apply_core(state, action, opts)
+
+
+step = apply_unchecked  # the name the batch drivers use
+
+
+@njit(cache=True, _nrt=False)
+def random_step(state, opts, rng):
+    """Apply a uniformly random legal action (the state must not be terminal); returns the new generator state.
+
+    The same as ``random_action`` followed by ``apply_unchecked``, fused into one call for the playout drivers.
+    """
+    tw, sw, ex = legal_set(state, opts)
+    k = popcount(tw) + popcount(sw) + popcount(ex)
+    rng, r = below(rng, k)
+    _apply_core(state, nth_legal(tw, sw, ex, r), opts)
+    return rng
+
+
+@njit(cache=True, _nrt=False)
+def apply_action(state, action, opts):
+    """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
+    if state[PHASE] == TERMINAL:
+        return GAME_OVER
+    if not is_legal(state, action, opts):
+        return ILLEGAL
+    apply_unchecked(state, action, opts)
+    return OK
+
+
+# ---------------------------------------------------------------------------------------------------------
+# scoring helpers
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def pile_points(tw, sw):
+    """Card points of a pile (2.5): raw sum minus 3 per full group of four, minus 1 for a left-over pair."""
+    s, n = wide_sum_values(tw, sw, CARD_VALUES, SPLIT)
+    return s - 3 * (n // 4) - ((n % 4) // 2)
+
+
+@njit(cache=True, _nrt=False)
+def returns(state, out):
+    """Write the settlement (float64[4], zeros before the end) into ``out``."""
+    for s in range(4):
+        out[s] = state[RESULT + s] if state[PHASE] == TERMINAL else 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# invariants
+# ---------------------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _undealt(state):
+    """Cards of the current attempt's order that have not been dealt yet."""
+    tw = ZERO
+    sw = ZERO
+    phase = state[PHASE]
+    if phase == PATTERN:
+        return TW_ALL, SW_ALL
+    if phase != TALK and phase != VOTE:
+        return tw, sw
+    pat = state[PATTERN_SLOT]
+    j = state[PACKET]
+    for c in range(4):
+        end_all = 21 if c == 3 else 19
+        dealt = DEALER_ENDS_A[pat, j] if c == 3 else NONDEALER_ENDS_A[pat, j]
+        for i in range(dealt, end_all):
+            card = state[PERM + 19 * c + i]
+            if card < SPLIT:
+                tw |= ONE << card
+            else:
+                sw |= ONE << (card - SPLIT)
+    return tw, sw
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _hand_size(state, s):
+    return popcount(state[HAND_TW + s]) + popcount(state[HAND_SW + s])
+
+
+@njit(cache=True, _nrt=False)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+
+    1 a card in two places or missing (hands, scart, piles, trick, undealt); 2 empty legal set before the end,
+    or a legal set at the end; 3 history longer than the spec 9.4 bound; 4 hand sizes disagree with the
+    phase; 5 settlement not zero-sum or not ``points - 36``; 6 card points do not add up to 72; 7 pile sizes
+    or trick counts wrong at the end; 8 played-card bookkeeping disagrees with piles and trick; 9 bad phase,
+    seat or counter; 10 the card order of the attempt is not a permutation.
+    """
+    phase = state[PHASE]
+    if phase < 0 or phase > TERMINAL or state[REDEAL_COUNT] > opts[O_MAX_REDEALS]:
+        return 9
+    if phase != TERMINAL and (state[CUR] < 0 or state[CUR] > 3):
+        return 9
+    if phase == TERMINAL and state[CUR] != -1:
+        return 9
+    # the order of the current attempt is a permutation
+    ptw = ZERO
+    psw = ZERO
+    for i in range(78):
+        c = state[PERM + i]
+        if c < 0 or c >= 78:
+            return 10
+        if c < SPLIT:
+            ptw |= ONE << c
+        else:
+            psw |= ONE << (c - SPLIT)
+    if ptw != TW_ALL or psw != SW_ALL:
+        return 10
+    # conservation of the 78 cards
+    utw, usw = _undealt(state)
+    seen_tw = utw
+    seen_sw = usw
+    for slot in range(9):
+        if slot < 4:
+            tw = state[HAND_TW + slot]
+            sw = state[HAND_SW + slot]
+        elif slot < 6:
+            tw = state[PILE_TW + slot - 4]
+            sw = state[PILE_SW + slot - 4]
+        elif slot == 6:
+            if phase == TERMINAL:
+                continue  # the scart is inside a pile
+            tw = state[SCART_TW]
+            sw = state[SCART_SW]
+        elif slot == 7:
+            tw = state[TRICK_TW]
+            sw = state[TRICK_SW]
+        else:
+            continue
+        if (seen_tw & tw) != 0 or (seen_sw & sw) != 0:
+            return 1
+        seen_tw |= tw
+        seen_sw |= sw
+    if seen_tw != TW_ALL or seen_sw != SW_ALL:
+        return 1
+    # legal set non-empty exactly while the episode runs
+    ltw, lsw, lex = legal_set(state, opts)
+    any_legal = (ltw | lsw | lex) != 0
+    if any_legal == (phase == TERMINAL):
+        return 2
+    if state[HIST_LEN] > episode_bound(opts):
+        return 3
+    # hand sizes
+    d = state[DEALER]
+    if phase == TALK or phase == VOTE:
+        pat = state[PATTERN_SLOT]
+        j = state[PACKET]
+        for s in range(4):
+            want = DEALER_ENDS_A[pat, j] if s == d else NONDEALER_ENDS_A[pat, j]
+            if _hand_size(state, s) != want:
+                return 4
+    elif phase == FORCE or phase == SCART:
+        for s in range(4):
+            want = 21 - state[SCART_N] if s == d else 19
+            if _hand_size(state, s) != want:
+                return 4
+    elif phase == PLAY or phase == BUOB:
+        base = -1
+        for s in range(4):
+            in_trick = 0
+            for i in range(state[TRICK_N]):
+                if state[TRICK_SEAT + i] == s:
+                    in_trick += 1
+            if base < 0:
+                base = _hand_size(state, s) + in_trick
+            elif _hand_size(state, s) + in_trick != base:
+                return 4
+        if popcount(state[SCART_TW]) + popcount(state[SCART_SW]) != 2:
+            return 4
+    elif phase == TERMINAL:
+        for s in range(4):
+            if _hand_size(state, s) != 0:
+                return 4
+    # played-card bookkeeping
+    if phase == PLAY or phase == BUOB or phase == TERMINAL:
+        btw = ZERO
+        bsw = ZERO
+        for s in range(4):
+            if (btw & state[PLAYED_BY_TW + s]) != 0 or (bsw & state[PLAYED_BY_SW + s]) != 0:
+                return 8
+            btw |= state[PLAYED_BY_TW + s]
+            bsw |= state[PLAYED_BY_SW + s]
+        if btw != state[PLAYED_TW] or bsw != state[PLAYED_SW]:
+            return 8
+        xtw = state[PILE_TW] | state[PILE_TW + 1] | state[TRICK_TW]
+        xsw = state[PILE_SW] | state[PILE_SW + 1] | state[TRICK_SW]
+        if phase == TERMINAL:
+            xtw = (xtw & ~state[SCART_TW])
+            xsw = (xsw & ~state[SCART_SW])
+        if xtw != state[PLAYED_TW] or xsw != state[PLAYED_SW]:
+            return 8
+        if state[TRICKS_WON] + state[TRICKS_WON + 1] != state[TRICK_NO]:
+            return 9
+    if phase == PLAY or phase == BUOB:
+        for t in range(2):
+            n = popcount(state[PILE_TW + t]) + popcount(state[PILE_SW + t])
+            if n % 4 != 0:
+                return 7
+    if phase == TERMINAL:
+        total = state[RESULT] + state[RESULT + 1] + state[RESULT + 2] + state[RESULT + 3]
+        if total != 0:
+            return 5
+        for p in range(4):
+            if state[RESULT + p] != state[POINTS + p % 2] - 36:
+                return 5
+        for t in range(2):
+            if state[POINTS + t] != pile_points(state[PILE_TW + t], state[PILE_SW + t]):
+                return 6
+        if state[POINTS] + state[POINTS + 1] != 72:
+            return 6
+        n0 = popcount(state[PILE_TW]) + popcount(state[PILE_SW])
+        n1 = popcount(state[PILE_TW + 1]) + popcount(state[PILE_SW + 1])
+        if n0 + n1 != 78 or n0 % 4 not in (0, 2) or n1 % 4 not in (0, 2):
+            return 7
+        st = state[SCART_TEAM]
+        if (n0 % 4 == 2) != (st == 0):
+            return 7
+    return 0
+

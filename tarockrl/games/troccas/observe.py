@@ -1,0 +1,274 @@
+"""Troccas observations: exactly what one seat is entitled to (spec 4.10), as a float32 vector of ``OBS_LEN``.
+
+Seats are **relative to the observer**: relative seat ``r`` is absolute seat ``(player + r) % 4``, so ``r = 0``
+is the observer, ``r = 1`` the next player (on his right), ``r = 2`` **his partner** and ``r = 3`` the other
+opponent. Teams are relative too: team block 0 is the observer's team, block 1 the opponents. Card blocks are 78
+entries in the canonical card index. The layout (offsets are the ``OBS_*`` constants):
+
+==================  ====  ==============================================================================
+block               size  meaning
+==================  ====  ==============================================================================
+``HAND``              78  the observer's current hand (dealt so far in this attempt, minus cards played or
+                          discarded, plus a numeral given back by a jack swap)
+``DEALER``             4  dealer (relative seat, one-hot)
+``BALANCE``            2  match balance of own team, of the opponents (points / 36)
+``REDEALS``           11  redeal count of the episode, one-hot 0..10
+``REDEAL_KINDS``       2  throw-ins so far, forced redeals so far (each / 10)
+``PHASE``              8  phase one-hot: pattern, talk, vote, force, scart, play, buob, terminal (as seen)
+``TO_MOVE``            4  seat to act (relative, one-hot; all 0 at the end)
+``PATTERN``            3  packet pattern of the episode, one-hot (all 0 while it is being chosen)
+``PATTERN_BY``         4  relative seat that chose the pattern in a PATTERN phase (all 0 if skipped)
+``PACKETS``            3  packets dealt in the current attempt: one-hot of the last packet's index
+``EXPOSED``          312  per relative seat, its face-up last card (78 each)
+``TALK``             144  current attempt: per pause (3) x relative seat (4), one-hot message id (12 wide:
+                          early messages use 0..9, final messages 0..11)
+``VOTES``             24  current attempt: per pause x relative seat, [keep, throw in]
+``FORCE_DECLINED``     1  1 when the observer is the dealer and declined the forced redeal in this attempt
+``SCART``             78  the scart: the dealer's own from the moment it is discarded; everybody at the end
+``N_SCART``            1  discards made / 2
+``SCART_JACK``         2  scart_jack_voids_all only: [announced without jack, announced with a jack]
+``PLAYED``           312  per relative seat, every card it has put into a trick (a swap replaces the
+                          numeral by the jack)
+``TRICK``            312  per relative seat, its card(s) in the current trick
+``LEADER``             4  leader of the current trick (relative, one-hot)
+``LED``                5  led suit of the current trick: cups, coins, batons, swords, trumps
+``DOUBLE``             1  the current trick is a double lead
+``LED_SUITS``          4  plain suits led in completed tricks
+``LAST_TRICK``       312  per relative seat, its card(s) in the last completed trick
+``LAST_WINNER``        4  winner of the last completed trick (relative, one-hot)
+``PILES``            156  cards won by own team, by the opponents (78 each; at the end after the scart and
+                          the Fool settlement)
+``TRICKS_WON``         2  tricks won by own team, by the opponents (/ 19)
+``HAND_SIZES``         4  cards in hand per relative seat (/ 21)
+``TRICK_NO``           1  completed tricks / 19
+``KNOCKS``            84  per relative seat, the trumps (21) it has knocked for
+``BUOB``              12  per suit: [no demand, demand without swap, swap]
+``SWAPS``             56  per suit: relative seat that gave the jack (4) and the numeral it took back
+                          (offset 0..9 in the suit block, 10)
+``FOOL``               2  at the end: [redeemed, lost]
+``FOOL_PAID``         78  at the end: the card handed over for the Fool
+``POINTS``             2  at the end: card points of own team, of the opponents (/ 72)
+``RESULT``             2  at the end: result of own team, of the opponents (/ 36)
+==================  ====  ==============================================================================
+
+Hidden information: other hands, undealt cards, the order of the pack and the scart (until the end) are never
+shown; a cancelled attempt is reduced to the redeal count and kinds (spec 4.10 allows this). The dealer's
+FORCE step is invisible to the others: while the dealer decides, the other seats see phase ``scart`` with the
+dealer to act, exactly what they see after a decline or when the dealer was never eligible. Talk and votes
+are shown identically to every seat; the engine never compares a message with a hand.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.games.troccas.cards import SPLIT
+from tarockrl.games.troccas.layout import (
+    BAL,
+    BUOB_RESULT,
+    CUR,
+    DEALER,
+    EXPOSED,
+    FOOL_OUTCOME,
+    FOOL_PAID,
+    FORCE,
+    FORCE_SEEN,
+    HAND_SW,
+    HAND_TW,
+    IS_DOUBLE,
+    KNOCKS_TW,
+    LAST_CARD,
+    LAST_N,
+    LAST_SEAT,
+    LAST_WINNER,
+    LEADER,
+    LED,
+    LED_SUITS,
+    N_FORCED,
+    N_THROWN,
+    PACKET,
+    PATTERN,
+    PATTERN_BY,
+    PATTERN_SLOT,
+    PHASE,
+    PILE_SW,
+    PILE_TW,
+    PLAY,
+    PLAYED_BY_SW,
+    PLAYED_BY_TW,
+    POINTS,
+    REDEAL_COUNT,
+    SCART,
+    SCART_JACK,
+    SCART_N,
+    SCART_SW,
+    SCART_TW,
+    SWAP_CARD,
+    SWAP_SEAT,
+    TALK_LOG,
+    TERMINAL,
+    TRICK_CARD,
+    TRICK_N,
+    TRICK_NO,
+    TRICK_SEAT,
+    TRICKS_WON,
+    VOTE_LOG,
+)
+
+_sizes = [
+    ("HAND", 78), ("DEALER", 4), ("BALANCE", 2), ("REDEALS", 11), ("REDEAL_KINDS", 2), ("PHASE", 8),
+    ("TO_MOVE", 4), ("PATTERN", 3), ("PATTERN_BY", 4), ("PACKETS", 3), ("EXPOSED", 312), ("TALK", 144),
+    ("VOTES", 24), ("FORCE_DECLINED", 1), ("SCART", 78), ("N_SCART", 1), ("SCART_JACK", 2), ("PLAYED", 312),
+    ("TRICK", 312), ("LEADER", 4), ("LED", 5), ("DOUBLE", 1), ("LED_SUITS", 4), ("LAST_TRICK", 312),
+    ("LAST_WINNER", 4), ("PILES", 156), ("TRICKS_WON", 2), ("HAND_SIZES", 4), ("TRICK_NO", 1), ("KNOCKS", 84),
+    ("BUOB", 12), ("SWAPS", 56), ("FOOL", 2), ("FOOL_PAID", 78), ("POINTS", 2), ("RESULT", 2),
+]
+OBS_OFFSETS: dict[str, int] = {}
+_pos = 0
+for _name, _size in _sizes:
+    OBS_OFFSETS[_name] = _pos
+    _pos += _size
+OBS_LEN = _pos
+OBS_SIZES = dict(_sizes)
+
+OBS_HAND = OBS_OFFSETS["HAND"]
+OBS_DEALER = OBS_OFFSETS["DEALER"]
+OBS_BALANCE = OBS_OFFSETS["BALANCE"]
+OBS_REDEALS = OBS_OFFSETS["REDEALS"]
+OBS_REDEAL_KINDS = OBS_OFFSETS["REDEAL_KINDS"]
+OBS_PHASE = OBS_OFFSETS["PHASE"]
+OBS_TO_MOVE = OBS_OFFSETS["TO_MOVE"]
+OBS_PATTERN = OBS_OFFSETS["PATTERN"]
+OBS_PATTERN_BY = OBS_OFFSETS["PATTERN_BY"]
+OBS_PACKETS = OBS_OFFSETS["PACKETS"]
+OBS_EXPOSED = OBS_OFFSETS["EXPOSED"]
+OBS_TALK = OBS_OFFSETS["TALK"]
+OBS_VOTES = OBS_OFFSETS["VOTES"]
+OBS_FORCE_DECLINED = OBS_OFFSETS["FORCE_DECLINED"]
+OBS_SCART = OBS_OFFSETS["SCART"]
+OBS_N_SCART = OBS_OFFSETS["N_SCART"]
+OBS_SCART_JACK = OBS_OFFSETS["SCART_JACK"]
+OBS_PLAYED = OBS_OFFSETS["PLAYED"]
+OBS_TRICK = OBS_OFFSETS["TRICK"]
+OBS_LEADER = OBS_OFFSETS["LEADER"]
+OBS_LED = OBS_OFFSETS["LED"]
+OBS_DOUBLE = OBS_OFFSETS["DOUBLE"]
+OBS_LED_SUITS = OBS_OFFSETS["LED_SUITS"]
+OBS_LAST_TRICK = OBS_OFFSETS["LAST_TRICK"]
+OBS_LAST_WINNER = OBS_OFFSETS["LAST_WINNER"]
+OBS_PILES = OBS_OFFSETS["PILES"]
+OBS_TRICKS_WON = OBS_OFFSETS["TRICKS_WON"]
+OBS_HAND_SIZES = OBS_OFFSETS["HAND_SIZES"]
+OBS_TRICK_NO = OBS_OFFSETS["TRICK_NO"]
+OBS_KNOCKS = OBS_OFFSETS["KNOCKS"]
+OBS_BUOB = OBS_OFFSETS["BUOB"]
+OBS_SWAPS = OBS_OFFSETS["SWAPS"]
+OBS_FOOL = OBS_OFFSETS["FOOL"]
+OBS_FOOL_PAID = OBS_OFFSETS["FOOL_PAID"]
+OBS_POINTS = OBS_OFFSETS["POINTS"]
+OBS_RESULT = OBS_OFFSETS["RESULT"]
+
+
+@njit(cache=True, inline="always")
+def _put_cards(out, offset, tw, sw):
+    while tw != 0:
+        out[offset + lowest_index(tw)] = 1.0
+        tw &= tw - 1
+    while sw != 0:
+        out[offset + SPLIT + lowest_index(sw)] = 1.0
+        sw &= sw - 1
+
+
+@njit(cache=True)
+def observe(state, player, opts, out):
+    """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
+    out[:] = 0.0
+    phase = state[PHASE]
+    terminal = phase == TERMINAL
+    dealer = state[DEALER]
+    me = player % 2
+    _put_cards(out, OBS_HAND, state[HAND_TW + player], state[HAND_SW + player])
+    out[OBS_DEALER + (dealer - player) % 4] = 1.0
+    out[OBS_BALANCE] = state[BAL + me] / 36.0
+    out[OBS_BALANCE + 1] = state[BAL + 1 - me] / 36.0
+    out[OBS_REDEALS + state[REDEAL_COUNT]] = 1.0
+    out[OBS_REDEAL_KINDS] = state[N_THROWN] / 10.0
+    out[OBS_REDEAL_KINDS + 1] = state[N_FORCED] / 10.0
+    # phase and seat to act as this seat may see them (the dealer's FORCE step is private)
+    cur = state[CUR]
+    shown = phase
+    if phase == FORCE and player != dealer:
+        shown = SCART
+    out[OBS_PHASE + shown] = 1.0
+    if cur >= 0:
+        out[OBS_TO_MOVE + (cur - player) % 4] = 1.0
+    if phase != PATTERN:
+        out[OBS_PATTERN + state[PATTERN_SLOT]] = 1.0
+        out[OBS_PACKETS + state[PACKET]] = 1.0
+    if state[PATTERN_BY] >= 0:
+        out[OBS_PATTERN_BY + (state[PATTERN_BY] - player) % 4] = 1.0
+    for r in range(4):
+        seat = (player + r) % 4
+        x = state[EXPOSED + seat]
+        if x >= 0:
+            out[OBS_EXPOSED + 78 * r + x] = 1.0
+        for pause in range(3):
+            m = state[TALK_LOG + 4 * pause + seat]
+            if m >= 0:
+                out[OBS_TALK + 48 * pause + 12 * r + m] = 1.0
+            v = state[VOTE_LOG + 4 * pause + seat]
+            if v >= 0:
+                out[OBS_VOTES + 8 * pause + 2 * r + v] = 1.0
+        _put_cards(out, OBS_PLAYED + 78 * r, state[PLAYED_BY_TW + seat], state[PLAYED_BY_SW + seat])
+        out[OBS_HAND_SIZES + r] = (popcount(state[HAND_TW + seat]) + popcount(state[HAND_SW + seat])) / 21.0
+        kt = state[KNOCKS_TW + seat]
+        while kt != 0:
+            out[OBS_KNOCKS + 21 * r + lowest_index(kt)] = 1.0
+            kt &= kt - 1
+    if player == dealer and state[FORCE_SEEN] == 2:
+        out[OBS_FORCE_DECLINED] = 1.0
+    if player == dealer or terminal:
+        _put_cards(out, OBS_SCART, state[SCART_TW], state[SCART_SW])
+    out[OBS_N_SCART] = state[SCART_N] / 2.0
+    if state[SCART_JACK] >= 0:
+        out[OBS_SCART_JACK + state[SCART_JACK]] = 1.0
+    # the current trick
+    if phase >= PLAY:
+        leader = state[LEADER]
+        if leader >= 0 and not terminal:
+            out[OBS_LEADER + (leader - player) % 4] = 1.0
+        for i in range(state[TRICK_N]):
+            rel = (state[TRICK_SEAT + i] - player) % 4
+            out[OBS_TRICK + 78 * rel + state[TRICK_CARD + i]] = 1.0
+        if state[LED] >= 0:
+            out[OBS_LED + state[LED]] = 1.0
+        if state[IS_DOUBLE] != 0:
+            out[OBS_DOUBLE] = 1.0
+    for s in range(4):
+        if ((state[LED_SUITS] >> s) & 1) != 0:
+            out[OBS_LED_SUITS + s] = 1.0
+        res = state[BUOB_RESULT + s]
+        if res >= 0:
+            out[OBS_BUOB + 3 * s + res] = 1.0
+        if state[SWAP_SEAT + s] >= 0:
+            out[OBS_SWAPS + 14 * s + (state[SWAP_SEAT + s] - player) % 4] = 1.0
+            out[OBS_SWAPS + 14 * s + 4 + (state[SWAP_CARD + s] - SPLIT) % 14] = 1.0
+    for i in range(state[LAST_N]):
+        rel = (state[LAST_SEAT + i] - player) % 4
+        out[OBS_LAST_TRICK + 78 * rel + state[LAST_CARD + i]] = 1.0
+    if state[LAST_WINNER] >= 0:
+        out[OBS_LAST_WINNER + (state[LAST_WINNER] - player) % 4] = 1.0
+    for k in range(2):
+        t = (me + k) % 2
+        _put_cards(out, OBS_PILES + 78 * k, state[PILE_TW + t], state[PILE_SW + t])
+        out[OBS_TRICKS_WON + k] = state[TRICKS_WON + t] / 19.0
+        if terminal:
+            out[OBS_POINTS + k] = state[POINTS + t] / 72.0
+            out[OBS_RESULT + k] = (state[POINTS + t] - 36) / 36.0
+    out[OBS_TRICK_NO] = state[TRICK_NO] / 19.0
+    if terminal:
+        if state[FOOL_OUTCOME] > 0:
+            out[OBS_FOOL + state[FOOL_OUTCOME] - 1] = 1.0
+        if state[FOOL_PAID] >= 0:
+            out[OBS_FOOL_PAID + state[FOOL_PAID]] = 1.0
