@@ -17,7 +17,8 @@ from numba import njit
 from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
 from tarockrl.engine.masktricks import beating_cards, winning_card
 from tarockrl.engine.pack54 import thirds
-from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
+from tarockrl.engine.rng import below, stream_seed
+from tarockrl.engine.shuffle import shuffle_prefix_pairs
 from tarockrl.engine.tricks import follow_or_trump
 from tarockrl.games.dreiertarock.cards import (
     ALL,
@@ -187,7 +188,7 @@ def deal_with_rng(state, rng, perm, opts):
     rng, dealer = below(rng, 3)
     for i in range(54):
         perm[i] = i
-    rng = shuffle_prefix(rng, perm, 54)
+    rng = shuffle_prefix_pairs(rng, perm, 54)
     fh = np.int64(0)
     mh = np.int64(0)
     rh = np.int64(0)
