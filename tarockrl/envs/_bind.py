@@ -27,7 +27,7 @@ import tarockrl
 from tarockrl.envs import _kernel_template
 from tarockrl.games.api import Game
 
-__all__ = ["drivers", "kernel_cache_dir"]
+__all__ = ["drivers", "kernel_cache_dir", "Runner"]
 
 _BEGIN = "# ---- bindings (begin)"
 _END = "# ---- bindings (end)"
@@ -159,4 +159,74 @@ def drivers(game: Game) -> ModuleType:
             del sys.modules[modname]
             raise
         _LOADED[modname] = module
+        _prune(folder, f"tarockrl_env_drivers_{safe}_", modname)
         return module
+
+
+_PRUNE_AGE_S = 7 * 24 * 3600
+
+
+def _prune(folder: Path, prefix: str, keep: str) -> None:
+    """Best effort: delete this game's generated modules (and numba caches) older than a week, except ``keep``."""
+    import time
+
+    try:
+        now = time.time()
+        for path in folder.glob(f"{prefix}*.py"):
+            name = path.stem
+            if name == keep or now - path.stat().st_mtime < _PRUNE_AGE_S:
+                continue
+            path.unlink(missing_ok=True)
+            for cached in (folder / "__pycache__").glob(f"{name}.*"):
+                cached.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+class Runner:
+    """Calls a game's ``run`` driver over a batch of rows, split into contiguous ranges run by a few threads.
+
+    The driver releases the GIL, so ``num_threads`` ranges run in parallel (the calling thread takes the first).
+    Rows are independent, so results never depend on the number of threads. ``num_threads=None`` follows
+    ``numba.get_num_threads()``; batches smaller than ``MIN_ROWS`` rows per thread use fewer threads.
+    """
+
+    MIN_ROWS = 64
+
+    def __init__(self, module: ModuleType, num_rows: int, num_threads: int | None = None) -> None:
+        """Plan the ranges for ``num_rows`` rows."""
+        if num_threads is None:
+            import numba
+
+            num_threads = numba.get_num_threads()
+        if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+            raise ValueError(f"num_threads must be a positive integer, got {num_threads!r}")
+        t = max(1, min(num_threads, num_rows // self.MIN_ROWS))
+        self.module = module
+        self.num_rows = num_rows
+        self.num_threads = t
+        self.bounds = [(num_rows * j // t, num_rows * (j + 1) // t) for j in range(t)]
+        self._pool = None
+
+    def __call__(self, *args: Any) -> tuple[int, int]:
+        """``run(lo, hi, *args)`` over every range; returns the summed ``(waiting for an agent, broken)``."""
+        run = self.module.run
+        if self.num_threads == 1:
+            return run(0, self.num_rows, *args)
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(self.num_threads - 1, thread_name_prefix="tarockrl-env")
+        futures = [self._pool.submit(run, lo, hi, *args) for lo, hi in self.bounds[1:]]
+        agents, broken = run(self.bounds[0][0], self.bounds[0][1], *args)
+        for f in futures:
+            a, b = f.result()
+            agents += a
+            broken += b
+        return agents, broken
+
+    def close(self) -> None:
+        """Stop the worker threads."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None

@@ -10,15 +10,16 @@ What lives here:
 
 * per-row helpers: start an episode (deal, opponent random stream, learner seat), play the in-engine random
   opponents until the learner's turn (``settle``), write an observation and an int8 action mask (``emit``);
-* ``single_begin`` / ``single_step``: the single-agent Gymnasium env, one call per ``env.step``;
-* ``vec_run``: the single-agent vector env, every sub-env in one parallel call (autoreset included);
-* ``sp_run``, ``sp_observe_all``: the batched self-play interface (every seat driven by the caller).
+* ``run``: the one driver of every env. It runs an op per row over a row range with the GIL released: the
+  single env calls it on its one row, the vector env and the self-play batch split their rows into ranges run
+  by a few threads (``tarockrl.envs._bind.Runner``). One serial driver instead of several ``parallel=True``
+  kernels keeps the compile time of a game's env layer to one function.
 
 Randomness: the random opponents of an episode draw from ``stream_seed(seed ^ OPPONENT_SALT, deal_id)``; a
 random learner seat is the first draw of that stream. An episode is therefore a pure function of
 ``(seed, deal_id)`` and the learner's actions, whatever the number of threads, the batch size or the row.
 
-Rows are processed in fixed chunks of ``CHUNK`` rows (one scratch mask per chunk), never per thread.
+Rows never depend on each other, so results do not depend on how rows are split among threads.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.rng import below, stream_seed
@@ -48,7 +49,6 @@ returns = None  # (row, out_f64)
 # ---- bindings (end) -------------------------------------------------------------------------------------------
 
 OPPONENT_SALT = np.int64(0x0770_6F_6E_65_6E_74)
-CHUNK = 32
 NUM_WORDS = (NUM_ACTIONS + 7) // 8 + 1  # scratch words for one legal mask (see random_legal)
 LITTLE_ENDIAN = sys.byteorder == "little"
 
@@ -69,27 +69,31 @@ READY = 0  # the learner is to move
 DONE = 1  # the episode is over
 AGENT = 2  # an opponent driven by a Python agent is to move (seat = row[SLOT_CUR])
 ILLEGAL = 3  # the given action was illegal (row unchanged)
-BROKEN = 4  # the engine refused a legal action or the learner never gets a decision (a bug)
+BROKEN = 4  # the engine refused a legal action (a bug)
+NO_DECISION = 5  # the learner had no decision in too many deals in a row (P_MAX_SKIPS)
 
 # opponent kinds, by seat relative to the learner
 KIND_AGENT = 0
 KIND_RANDOM = 1
 
-# vector ops per row
+# ops per row
 OP_SKIP = 0
-OP_STEP = 1
-OP_RESUME = 2
-OP_RESET = 3
+OP_STEP = 1  # learner's action
+OP_RESUME = 2  # a Python agent's action
+OP_RESET = 3  # the row's next deal
+OP_RESET_ID = 4  # deal ``actions[i]``
+OP_BEGIN = 5  # the deal already written into the row (explicit deal)
+OP_SP_STEP = 6  # self-play: the seat to move's action
+OP_SP_RESET = 7  # self-play: the row's next deal
 
 # vector params (int64) and float params
 P_SEED = 0
 P_STRIDE = 1
 P_FIRST_DEAL = 2
-P_ILLEGAL_LOSE = 3
-P_AUTORESET = 4  # 0 next_step, 1 same_step, 2 disabled
-P_MAX_SKIPS = 5
-P_WANT_FINAL_OBS = 6
-NUM_PARAMS = 7
+P_AUTORESET = 3  # 0 next_step, 1 same_step, 2 disabled
+P_MAX_SKIPS = 4
+P_WANT_FINAL_OBS = 5
+NUM_PARAMS = 6
 F_SCALE = 0
 F_ILLEGAL_REWARD = 1
 NUM_FPARAMS = 2
@@ -188,77 +192,47 @@ def emit(row, player, opts, words, obs_out, mask_out):
 
 
 # ---------------------------------------------------------------------------------------------------------
-# the single-agent env
+# rows of the envs: one driver for the single env (one row), the vector env and self-play
 # ---------------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def single_begin(row, ctrl, seed, deal_id, deal_now, opts):
-    """Start an episode in ``row`` (see :func:`begin_episode`)."""
-    begin_episode(row, ctrl, seed, deal_id, deal_now, opts)
-
-
-@njit(cache=True)
-def single_step(row, ctrl, action, opts, kinds, scratch, obs_out, mask_out, ret_out):
-    """Apply ``action`` (``-1``: none) for the seat to move, then play random opponents; write the outputs.
-
-    Returns the status: READY (learner's observation and mask written), AGENT (the observation and mask of the
-    Python-driven seat to move written), DONE (learner's final observation, zero mask and the settlement of
-    every seat written), ILLEGAL (nothing changed) or BROKEN.
-    """
-    if action >= 0:
-        mover = row[SLOT_CUR]
-        if apply_action(row, action, opts) != 0:
-            return ILLEGAL
-        if mover == ctrl[C_SEAT]:
-            ctrl[C_ACTED] = 1
-    code = settle(row, ctrl, opts, kinds, scratch)
-    if code == AGENT:
-        emit(row, row[SLOT_CUR], opts, scratch, obs_out, mask_out)
-    else:
-        emit(row, ctrl[C_SEAT], opts, scratch, obs_out, mask_out)
-    if code == DONE:
-        returns(row, ret_out)
-        ctrl[C_NEEDS_RESET] = 1
-    ctrl[C_STATUS] = code
-    return code
-
-
-# ---------------------------------------------------------------------------------------------------------
-# the vector env
-# ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
-def _vec_new_episode(i, row, c, params, opts):
+def _next_episode(i, row, c, params, opts):
+    """Start row ``i``'s next deal of its stream: deal id ``first + i + k * stride`` for its ``k``-th episode."""
     k = c[C_EPISODE]
     c[C_EPISODE] = k + 1
-    deal_id = params[P_FIRST_DEAL] + i + k * params[P_STRIDE]
-    begin_episode(row, c, params[P_SEED], deal_id, True, opts)
+    begin_episode(row, c, params[P_SEED], params[P_FIRST_DEAL] + i + k * params[P_STRIDE], True, opts)
 
 
 @njit(cache=True)
-def _vec_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out, rew_out,
-             term_out, ret_out, final_obs):
+def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out,
+                 rew_out, term_out, ret_out, final_obs):
+    """One row of the single-agent envs; returns its status (also stored in ``ctrl[i, C_STATUS]``)."""
     row = rows[i]
     c = ctrl[i]
     ended = False  # the learner's episode ended in this call and waits to be reported / reset
-    if op == OP_STEP or op == OP_RESET:
+    if op != OP_RESUME:
         rew_out[i] = 0.0
         term_out[i] = False
         ret_out[i, :] = 0.0
     if op == OP_RESET or (op == OP_STEP and c[C_NEEDS_RESET] != 0):
-        _vec_new_episode(i, row, c, params, opts)
+        _next_episode(i, row, c, params, opts)
+    elif op == OP_RESET_ID:
+        begin_episode(row, c, params[P_SEED], action, True, opts)
+    elif op == OP_BEGIN:
+        begin_episode(row, c, params[P_SEED], np.int64(-1), False, opts)
     elif op == OP_STEP:
         ok = 0 <= action < NUM_ACTIONS and legal[i, action]
         if ok:
             ok = apply_action(row, action, opts) == 0
         if ok:
             c[C_ACTED] = 1
-        else:  # only reached with illegal_action="lose" (the caller checks "raise" first)
+        else:  # only reached with illegal_action="lose" (the callers check "raise" first)
             rew_out[i] = fparams[F_ILLEGAL_REWARD] * fparams[F_SCALE]
             term_out[i] = True
             ended = True
     elif op == OP_RESUME:
         if apply_action(row, action, opts) != 0:
-            c[C_STATUS] = ILLEGAL
-            return ILLEGAL
+            c[C_STATUS] = BROKEN
+            return BROKEN
     skips = 0
     while True:
         if not ended:
@@ -273,9 +247,9 @@ def _vec_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scr
                     c[C_SKIPPED] += 1
                     skips += 1
                     if skips > params[P_MAX_SKIPS]:
-                        c[C_STATUS] = BROKEN
-                        return BROKEN
-                    _vec_new_episode(i, row, c, params, opts)
+                        c[C_STATUS] = NO_DECISION
+                        return NO_DECISION
+                    _next_episode(i, row, c, params, opts)
                     continue
             elif code == READY:
                 emit(row, c[C_SEAT], opts, scratch, obs_out[i], mask_out[i])
@@ -294,7 +268,7 @@ def _vec_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scr
         if params[P_AUTORESET] == AUTORESET_SAME_STEP:
             if params[P_WANT_FINAL_OBS] != 0:
                 observe(row, c[C_SEAT], opts, final_obs[i])
-            _vec_new_episode(i, row, c, params, opts)
+            _next_episode(i, row, c, params, opts)
             ended = False
             continue
         emit(row, c[C_SEAT], opts, scratch, obs_out[i], mask_out[i])
@@ -305,117 +279,79 @@ def _vec_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scr
         return DONE
 
 
-@njit(cache=True, parallel=True)
-def vec_run(rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out, rew_out, term_out,
-            ret_out, final_obs, counts):
-    """Run ``ops[i]`` on every row in one parallel call.
-
-    ``OP_STEP``: the learner's ``actions[i]`` (a row waiting for a reset starts its next episode instead and
-    ignores the action), then the in-engine opponents, the episode end and the autoreset. ``OP_RESUME``: the
-    action of the Python agent to move. ``OP_RESET``: start the row's next episode. Writes ``counts`` =
-    ``[illegal learner actions, rows waiting for a Python agent, broken rows]``. With
-    ``params[P_ILLEGAL_LOSE] == 0`` an illegal learner action in any row changes nothing (``counts[0] > 0``).
-    """
-    n = rows.shape[0]
-    counts[:] = 0
-    if params[P_ILLEGAL_LOSE] == 0:
-        bad = 0
-        for i in range(n):
-            if ops[i] == OP_STEP and ctrl[i, C_NEEDS_RESET] == 0:
-                a = actions[i]
-                if a < 0 or a >= NUM_ACTIONS or not legal[i, a]:
-                    bad += 1
-        if bad != 0:
-            counts[0] = bad
-            return
-    nchunks = (n + CHUNK - 1) // CHUNK
-    n_agent = 0
-    n_broken = 0
-    for ch in prange(nchunks):
-        scratch = scratch_words()
-        hi = min(n, (ch + 1) * CHUNK)
-        for i in range(ch * CHUNK, hi):
-            op = ops[i]
-            if op != OP_SKIP:
-                st = _vec_row(i, op, actions[i], rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out,
-                              mask_out, rew_out, term_out, ret_out, final_obs)
-                if st == AGENT:
-                    n_agent += 1
-                elif st == BROKEN or st == ILLEGAL:
-                    n_broken += 1
-    counts[1] = n_agent
-    counts[2] = n_broken
-
-
-# ---------------------------------------------------------------------------------------------------------
-# batched self-play: the caller acts for every seat
-# ---------------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _sp_emit(i, row, opts, scratch, legal, obs_out, mask_out, players_out):
+def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_out, mask_out, term_out, ret_out):
+    """One row of the self-play batch: the seat to move plays ``action``; returns its status."""
+    row = rows[i]
+    c = ctrl[i]
+    term_out[i] = False
+    ret_out[i, :] = 0.0
+    if op == OP_SP_RESET:
+        _next_episode(i, row, c, params, opts)
+    elif row[SLOT_PHASE] != TERMINAL_PHASE:
+        if apply_action(row, action, opts) != 0:
+            c[C_STATUS] = BROKEN
+            return BROKEN
+        if row[SLOT_PHASE] == TERMINAL_PHASE:
+            returns(row, ret_out[i])
+            term_out[i] = True
+            if params[P_AUTORESET] == AUTORESET_SAME_STEP:
+                _next_episode(i, row, c, params, opts)
     if row[SLOT_PHASE] == TERMINAL_PHASE:
-        players_out[i] = -1
         obs_out[i, :] = 0.0
         mask_out[i, :] = 0
         legal[i, :] = False
-        return
-    p = row[SLOT_CUR]
-    players_out[i] = p
-    emit(row, p, opts, scratch, obs_out[i], mask_out[i])
+        c[C_STATUS] = DONE
+        return DONE
+    emit(row, row[SLOT_CUR], opts, scratch, obs_out[i], mask_out[i])
     for a in range(NUM_ACTIONS):
         legal[i, a] = mask_out[i, a] != 0
+    c[C_STATUS] = READY
+    return READY
 
 
-@njit(cache=True, parallel=True)
-def sp_run(rows, ctrl, ops, actions, opts, params, legal, obs_out, mask_out, players_out, ret_out, done_out):
-    """Self-play: ``OP_STEP`` applies ``actions[i]`` for the seat to move of row ``i``; ``OP_RESET`` deals.
+@njit(cache=True, nogil=True)
+def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out, rew_out, term_out,
+        ret_out, final_obs):
+    """Run ``ops[i]`` with ``actions[i]`` on rows ``lo .. hi-1``; returns ``(rows waiting for an agent, broken)``.
 
-    A finished deal writes every seat's settlement to ``ret_out[i]`` and sets ``done_out[i]``; with
-    ``params[P_AUTORESET] == AUTORESET_SAME_STEP`` the row's next deal starts at once, else the row stays over
-    until reset. Then the observation and mask of the seat to move are written (zeros and player -1 when over).
-    Returns the number of illegal actions (nothing is changed when there is one).
+    Learner ops (single env and vector env): ``OP_STEP`` plays the learner's action (a row waiting for a reset
+    starts its next deal instead and ignores the action; an illegal action loses), then the in-engine opponents,
+    the episode end and the autoreset; ``OP_RESUME`` plays the action of the Python agent to move;
+    ``OP_RESET`` starts the row's next deal, ``OP_RESET_ID`` deal ``actions[i]``, ``OP_BEGIN`` the deal already in
+    the row. Self-play ops: ``OP_SP_STEP`` plays the action of the seat to move, ``OP_SP_RESET`` deals.
+
+    The GIL is released, so callers split a batch into row ranges run by several threads; rows are independent.
     """
-    n = rows.shape[0]
+    scratch = scratch_words()
+    n_agent = 0
+    n_broken = 0
+    for i in range(lo, hi):
+        op = ops[i]
+        if op == OP_SKIP:
+            continue
+        if op >= OP_SP_STEP:
+            st = _selfplay_row(i, op, actions[i], rows, ctrl, opts, params, legal, scratch, obs_out, mask_out,
+                               term_out, ret_out)
+        else:
+            st = _learner_row(i, op, actions[i], rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out,
+                              mask_out, rew_out, term_out, ret_out, final_obs)
+        if st == AGENT:
+            n_agent += 1
+        elif st == BROKEN or st == NO_DECISION:
+            n_broken += 1
+    return n_agent, n_broken
+
+
+@njit(cache=True)
+def count_illegal(rows, ctrl, ops, actions, legal):
+    """Number of rows whose ``OP_STEP`` / ``OP_SP_STEP`` action is illegal (checked before anything changes)."""
     bad = 0
-    for i in range(n):
-        if ops[i] == OP_STEP and rows[i, SLOT_PHASE] != TERMINAL_PHASE:
+    for i in range(rows.shape[0]):
+        op = ops[i]
+        if (op == OP_STEP and ctrl[i, C_NEEDS_RESET] == 0) or (op == OP_SP_STEP and rows[i, SLOT_PHASE] !=
+                                                                TERMINAL_PHASE):
             a = actions[i]
             if a < 0 or a >= NUM_ACTIONS or not legal[i, a]:
                 bad += 1
-    if bad != 0:
-        return bad
-    nchunks = (n + CHUNK - 1) // CHUNK
-    for ch in prange(nchunks):
-        scratch = scratch_words()
-        hi = min(n, (ch + 1) * CHUNK)
-        for i in range(ch * CHUNK, hi):
-            op = ops[i]
-            if op == OP_SKIP:
-                continue
-            row = rows[i]
-            c = ctrl[i]
-            done_out[i] = False
-            ret_out[i, :] = 0.0
-            if op == OP_RESET:
-                _vec_new_episode(i, row, c, params, opts)
-            elif row[SLOT_PHASE] != TERMINAL_PHASE:
-                apply_action(row, actions[i], opts)
-                if row[SLOT_PHASE] == TERMINAL_PHASE:
-                    returns(row, ret_out[i])
-                    done_out[i] = True
-                    if params[P_AUTORESET] == AUTORESET_SAME_STEP:
-                        _vec_new_episode(i, row, c, params, opts)
-            _sp_emit(i, row, opts, scratch, legal, obs_out, mask_out, players_out)
-    return 0
-
-
-@njit(cache=True, parallel=True)
-def sp_observe_all(rows, opts, obs_out, mask_out):
-    """Every seat's observation ``obs_out[i, p]`` and int8 mask ``mask_out[i, p]`` (zeros unless ``p`` is to move)."""
-    n = rows.shape[0]
-    nchunks = (n + CHUNK - 1) // CHUNK
-    for ch in prange(nchunks):
-        scratch = scratch_words()
-        hi = min(n, (ch + 1) * CHUNK)
-        for i in range(ch * CHUNK, hi):
-            for p in range(NUM_PLAYERS):
-                emit(rows[i], p, opts, scratch, obs_out[i, p], mask_out[i, p])
+    return bad

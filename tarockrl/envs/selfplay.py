@@ -56,6 +56,7 @@ class SelfPlayBatch:
             (``players == -1``) until :meth:`reset` with a mask.
         copy: return copies of the outputs (default False: views of buffers the next call overwrites).
         first_deal_id: offset of the deal ids.
+        num_threads: threads stepping the rows (default ``numba.get_num_threads()``).
         **rules_options: the game's rules options.
     """
 
@@ -67,6 +68,7 @@ class SelfPlayBatch:
         autoreset: bool = True,
         copy: bool = False,
         first_deal_id: int = 0,
+        num_threads: int | None = None,
         **rules_options: Any,
     ) -> None:
         """Create the batch (call :meth:`reset` to deal)."""
@@ -79,6 +81,8 @@ class SelfPlayBatch:
         self.autoreset = bool(autoreset)
         self.copy = bool(copy)
         k = self._k = _bind.drivers(g)
+        self._num_threads = num_threads
+        self._runner = _bind.Runner(k, n, num_threads)
         self._opts = g.encoded_options
         self._seed = None if seed is None else to_int64(seed)
         self._rows = np.zeros((n, g.state_len), dtype=np.int64)
@@ -93,8 +97,11 @@ class SelfPlayBatch:
         self._players = np.full(n, -1, dtype=np.int64)
         self._ret = np.zeros((n, g.num_players), dtype=np.float64)
         self._done = np.zeros(n, dtype=np.bool_)
-        self._ops_step = np.full(n, k.OP_STEP, dtype=np.int64)
-        self._ops_reset = np.full(n, k.OP_RESET, dtype=np.int64)
+        self._rew = np.zeros(n, dtype=np.float64)  # unused by self-play rows
+        self._kinds = np.zeros(g.num_players, dtype=np.int64)
+        self._fparams = np.ones(k.NUM_FPARAMS, dtype=np.float64)
+        self._ops_step = np.full(n, k.OP_SP_STEP, dtype=np.int64)
+        self._ops_reset = np.full(n, k.OP_SP_RESET, dtype=np.int64)
         self._zeros = np.zeros(n, dtype=np.int64)
         self._started = False
 
@@ -119,7 +126,14 @@ class SelfPlayBatch:
         """bool[num_envs]: rows whose deal is over (only without autoreset)."""
         return self._players < 0
 
-    def _result(self) -> SelfPlayStep:
+    def _run(self, ops: np.ndarray, actions: np.ndarray) -> SelfPlayStep:
+        _, broken = self._runner(
+            self._rows, self._ctrl, ops, actions, self._opts, self._kinds, self._params, self._fparams, self._legal,
+            self._obs, self._masks, self._rew, self._done, self._ret, self._obs,
+        )
+        if broken:
+            raise RuntimeError(f"{self.game.name}: the engine refused a legal action; please report this bug")
+        self._players[:] = self._rows[:, self.game.definition.slot_cur]
         c = (lambda a: a.copy()) if self.copy else (lambda a: a)
         return SelfPlayStep(c(self._obs), c(self._masks), c(self._players), c(self._ret), c(self._done))
 
@@ -140,11 +154,10 @@ class SelfPlayBatch:
                 raise ValueError(f"reset_mask must be a bool array of shape ({self.num_envs},)")
             if not self._started and not mask.all():
                 raise ResetNeededError("the first reset must deal every row")
-            ops = np.where(mask, k.OP_RESET, k.OP_SKIP).astype(np.int64)
-        k.sp_run(self._rows, self._ctrl, ops, self._zeros, self._opts, self._params, self._legal, self._obs,
-                 self._masks, self._players, self._ret, self._done)
+            ops = np.where(mask, k.OP_SP_RESET, k.OP_SKIP).astype(np.int64)
+        result = self._run(ops, self._zeros)
         self._started = True
-        return self._result()
+        return result
 
     def step(self, actions: Any) -> SelfPlayStep:
         """Apply ``actions[i]`` for the seat to move of every row (rows that are over ignore theirs).
@@ -160,8 +173,7 @@ class SelfPlayBatch:
                 f"actions must be an integer array of shape ({self.num_envs},), got {acts.dtype} {acts.shape}"
             )
         acts = acts.astype(np.int64, copy=False)
-        bad = k.sp_run(self._rows, self._ctrl, self._ops_step, acts, self._opts, self._params, self._legal,
-                       self._obs, self._masks, self._players, self._ret, self._done)
+        bad = k.count_illegal(self._rows, self._ctrl, self._ops_step, acts, self._legal)
         if bad:
             live = self._players >= 0
             in_range = (acts >= 0) & (acts < self.game.num_actions)
@@ -175,27 +187,42 @@ class SelfPlayBatch:
             )
             raise IllegalActionError(f"{bad} illegal action(s) ({shown}{'; ...' if rows.size > 3 else ''}); "
                                      "no row was changed")
-        return self._result()
+        return self._run(self._ops_step, acts)
 
     def observe_all(self) -> tuple[np.ndarray, np.ndarray]:
         """Every seat's view: ``(float32[n, num_players, observation_size], int8[n, num_players, num_actions])``.
 
-        The mask of a seat that is not to move is all zeros. Fresh arrays (one parallel call).
+        The mask of a seat that is not to move is all zeros. Fresh arrays (the game's batch kernels).
         """
         g = self.game
-        obs = np.empty((self.num_envs, g.num_players, g.observation_size), dtype=np.float32)
-        masks = np.empty((self.num_envs, g.num_players, g.num_actions), dtype=np.int8)
-        self._k.sp_observe_all(self._rows, self._opts, obs, masks)
+        d = g.definition
+        n, p = self.num_envs, g.num_players
+        obs = np.empty((n, p, g.observation_size), dtype=np.float32)
+        seat = np.empty(n, dtype=np.int64)
+        view = np.empty((n, g.observation_size), dtype=np.float32)
+        for s in range(p):
+            seat[:] = s
+            d.batch_observe(self._rows, seat, self._opts, view)
+            obs[:, s] = view
+        masks = np.zeros((n, p, g.num_actions), dtype=np.int8)
+        live = np.flatnonzero(self._players >= 0)
+        masks[live, self._players[live]] = self._legal[live]
         return obs, masks
 
     def __repr__(self) -> str:
         return f"<SelfPlayBatch {self.game!r} num_envs={self.num_envs}>"
 
+    def close(self) -> None:
+        """Stop the worker threads."""
+        self._runner.close()
+
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state.pop("_k", None)
+        state.pop("_runner", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._k = _bind.drivers(self.game)
+        self._runner = _bind.Runner(self._k, self.num_envs, self._num_threads)

@@ -41,6 +41,10 @@ _RESET_OPTIONS = ("deal", "deal_id", "seat")
 _MAX_SKIPS = 1000
 
 
+class _NoDecisionError(Exception):
+    """The learning seat had no decision in the deal(s) tried."""
+
+
 class TarockEnv(gymnasium.Env):
     """Single-agent environment for any tarockrl game (see the per-game classes for the full documentation).
 
@@ -89,31 +93,47 @@ class TarockEnv(gymnasium.Env):
         self.observation_space = observation_space(g)
         self._opts = g.encoded_options
         self._k = _bind.drivers(g)
-        k = self._k
-        self._row = np.zeros(g.state_len, dtype=np.int64)
-        self._ctrl = np.zeros(k.CTRL_LEN, dtype=np.int64)
-        self._ctrl[k.C_FIXED_SEAT] = -1 if self._fixed_seat is None else self._fixed_seat
-        self._ctrl[k.C_STATUS] = -1  # no episode yet
-        self._scratch = np.zeros(k.NUM_WORDS, dtype=np.int64)
-        self._ret = np.zeros(g.num_players, dtype=np.float64)
-        self._obs = np.zeros(g.observation_size, dtype=np.float32)
-        self._mask = np.zeros(g.num_actions, dtype=np.int8)
+        self._alloc()
         self._base_seed: int | None = None
-        self._next_deal = 0
-        self._seat_override: int | None = None
         self._last_info: dict[str, Any] = {}
         self._illegal_end = False
+        self._status = -1  # no episode yet
+
+    def _alloc(self) -> None:
+        """The driver's one-row buffers (the single env is a batch of one row)."""
+        g, k = self.game, self._k
+        self._rows = np.zeros((1, g.state_len), dtype=np.int64)
+        self._row = self._rows[0]
+        self._ctrl = np.zeros((1, k.CTRL_LEN), dtype=np.int64)
+        self._ctrl[0, k.C_FIXED_SEAT] = -1 if self._fixed_seat is None else self._fixed_seat
+        self._params = np.zeros(k.NUM_PARAMS, dtype=np.int64)
+        self._params[k.P_STRIDE] = 1
+        self._params[k.P_AUTORESET] = k.AUTORESET_DISABLED
+        self._params[k.P_MAX_SKIPS] = _MAX_SKIPS
+        self._fparams = np.array([self.reward_scale, self.illegal_reward], dtype=np.float64)
+        self._legal = np.zeros((1, g.num_actions), dtype=np.bool_)
+        self._obs_buf = np.zeros((1, g.observation_size), dtype=np.float32)
+        self._mask_buf = np.zeros((1, g.num_actions), dtype=np.int8)
+        self._rew = np.zeros(1, dtype=np.float64)
+        self._term = np.zeros(1, dtype=np.bool_)
+        self._ret = np.zeros((1, g.num_players), dtype=np.float64)
+        self._act = np.zeros(1, dtype=np.int64)
+        self._ops = {op: np.array([getattr(k, op)], dtype=np.int64)
+                     for op in ("OP_STEP", "OP_RESUME", "OP_RESET", "OP_RESET_ID", "OP_BEGIN")}
+        self._op_step = self._ops["OP_STEP"]
+        self._obs = np.zeros(g.observation_size, dtype=np.float32)
+        self._mask = np.zeros(g.num_actions, dtype=np.int8)
 
     # -- properties --------------------------------------------------------------------------------------------
     @property
     def seat(self) -> int:
         """The learning seat of the current episode."""
-        return int(self._ctrl[self._k.C_SEAT])
+        return int(self._ctrl[0, self._k.C_SEAT])
 
     @property
     def deal_id(self) -> int:
         """Deal id of the current episode (``-1`` for an explicit deal)."""
-        return int(self._ctrl[self._k.C_DEAL_ID])
+        return int(self._ctrl[0, self._k.C_DEAL_ID])
 
     @property
     def state(self) -> State:
@@ -141,45 +161,44 @@ class TarockEnv(gymnasium.Env):
         k = self._k
         if seed is not None:
             self._base_seed = to_int64(seed)
-            self._next_deal = 0
+            self._ctrl[0, k.C_EPISODE] = 0
         elif self._base_seed is None:
             self._base_seed = int(self.np_random.integers(0, 2**62))
+        self._params[k.P_SEED] = self._base_seed
         seat = self._fixed_seat
         if "seat" in opts:
             seat = check_seat(opts["seat"], self.num_players, allow_random=False)
-        self._ctrl[k.C_FIXED_SEAT] = -1 if seat is None else seat
+        self._ctrl[0, k.C_FIXED_SEAT] = -1 if seat is None else seat
         if seat != self._opponents_seat:  # opponents given by absolute seat follow their seats
             self.opponents = parse_opponents(self._opponents_spec, self.num_players, seat)
             self._opponents_seat = seat
         fixed = "deal" in opts or "deal_id" in opts
-        skipped = 0
-        while True:
-            if "deal" in opts:
-                state = self.game.new_initial_state(deal=opts["deal"])
-                self._row[:] = state._row
-                k.single_begin(self._row, self._ctrl, np.int64(self._base_seed), np.int64(-1), False, self._opts)
-            else:
-                if "deal_id" in opts:
-                    deal_id = to_int64(opts["deal_id"], "deal_id")
-                else:
-                    deal_id = self._next_deal
-                    self._next_deal += 1
-                k.single_begin(self._row, self._ctrl, np.int64(self._base_seed), np.int64(deal_id), True, self._opts)
-            self._reset_agents()
-            obs, mask, code = self._run(-1)
-            if code != k.DONE:
-                break
+        if "deal" in opts:
+            self._row[:] = self.game.new_initial_state(deal=opts["deal"]).row
+            op = self._ops["OP_BEGIN"]
+        elif "deal_id" in opts:
+            self._act[0] = to_int64(opts["deal_id"], "deal_id")
+            op = self._ops["OP_RESET_ID"]
+        else:
+            op = self._ops["OP_RESET"]
+        skipped_before = int(self._ctrl[0, k.C_SKIPPED])
+        self._params[k.P_MAX_SKIPS] = 0 if fixed else _MAX_SKIPS
+        self._status = -1
+        try:
+            self._run(op, on_begin=self._reset_agents)
+        except _NoDecisionError:
             if fixed:
                 raise BadDealError(
                     f"the learning seat {self.seat} has no decision in this deal (it ends without its turn); "
                     "choose another deal or seat"
-                )
-            skipped += 1
-            if skipped > _MAX_SKIPS:
-                raise RuntimeError(f"the learning seat had no decision in {skipped} deals in a row")
+                ) from None
+            raise RuntimeError(f"the learning seat had no decision in {_MAX_SKIPS} deals in a row") from None
+        finally:
+            self._params[k.P_MAX_SKIPS] = _MAX_SKIPS
         self._illegal_end = False
-        self._obs, self._mask = obs, mask
+        obs, mask = self._obs, self._mask
         info = {"action_mask": mask, "seat": self.seat, "deal_id": self.deal_id}
+        skipped = int(self._ctrl[0, k.C_SKIPPED]) - skipped_before
         if skipped:
             info["skipped_deals"] = skipped
         self._last_info = info
@@ -192,43 +211,46 @@ class TarockEnv(gymnasium.Env):
             if r and agent is not None and hasattr(agent, "reset"):
                 agent.reset(seed=derived_seed(self._base_seed, self.deal_id, r))
 
-    def _run(self, action: int):
-        """Apply ``action`` (-1: none), let every opponent move; returns ``(obs, mask, status)``."""
+    def _run(self, op: np.ndarray, on_begin: Any = None) -> None:
+        """Run the driver on the row with ``op`` (and ``self._act``); Python agents act until the learner's turn."""
         k = self._k
         g = self.game
-        obs = np.empty(g.observation_size, dtype=np.float32)
-        mask = np.empty(g.num_actions, dtype=np.int8)
-        code = k.single_step(self._row, self._ctrl, action, self._opts, self.opponents.kinds, self._scratch, obs,
-                             mask, self._ret)
-        while code == k.AGENT:
+        args = (self._rows, self._ctrl, op, self._act, self._opts, self.opponents.kinds, self._params,
+                self._fparams, self._legal, self._obs_buf, self._mask_buf, self._rew, self._term, self._ret,
+                self._obs_buf)
+        waiting, broken = k.run(0, 1, *args)
+        if on_begin is not None and self.opponents.agents.count(None) < len(self.opponents.agents):
+            on_begin()
+        while waiting:
             cur = int(self._row[g.definition.slot_cur])
             rel = (cur - self.seat) % self.num_players
             agent = self.opponents.agents[rel]
-            a = agent.act(obs, mask)
+            mask = self._mask_buf[0].copy()
+            a = agent.act(self._obs_buf[0].copy(), mask)
             try:
                 a = as_action(a, g.num_actions)
             except IllegalActionError as err:
                 raise IllegalActionError(f"opponent agent {agent!r} at seat {cur}: {err}") from None
             if not mask[a]:
-                legal = np.flatnonzero(mask).tolist()
                 raise IllegalActionError(
                     f"opponent agent {agent!r} at seat {cur} chose the illegal action {a} "
-                    f"({g.action_to_string(a)}); legal actions: {legal}"
+                    f"({g.action_to_string(a)}); legal actions: {np.flatnonzero(mask).tolist()}"
                 )
-            obs = np.empty(g.observation_size, dtype=np.float32)
-            mask = np.empty(g.num_actions, dtype=np.int8)
-            code = k.single_step(self._row, self._ctrl, a, self._opts, self.opponents.kinds, self._scratch, obs,
-                                 mask, self._ret)
-        if code == k.BROKEN:
+            self._act[0] = a
+            args = args[:2] + (self._ops["OP_RESUME"],) + args[3:]
+            waiting, broken = k.run(0, 1, *args)
+        if broken:
+            if self._ctrl[0, k.C_STATUS] == k.NO_DECISION:
+                raise _NoDecisionError()
             raise RuntimeError(f"{g.name}: the engine refused a legal action (please report this as a bug)")
-        return obs, mask, code
+        self._status = int(self._ctrl[0, k.C_STATUS])
+        self._obs = self._obs_buf[0].copy()
+        self._mask = self._mask_buf[0].copy()
 
     def step(self, action: Any):
         """Play the learner's ``action``, then the opponents until the learner's next turn or the end."""
-        k = self._k
-        status = self._ctrl[k.C_STATUS]
-        if status != k.READY or self._illegal_end:
-            if status == -1:
+        if self._status != 0 or self._illegal_end:  # 0 = READY
+            if self._status == -1:
                 raise ResetNeededError("call reset() before step()")
             raise ResetNeededError("the episode is over (terminated); call reset() before step()")
         try:
@@ -237,7 +259,7 @@ class TarockEnv(gymnasium.Env):
             if self.illegal_action == "raise":
                 raise
             return self._lose(action)
-        if not self._mask[a]:
+        if not self._legal[0, a]:
             if self.illegal_action == "raise":
                 legal = ", ".join(f"{x} ({self.game.action_to_string(x)})" for x in self.legal_actions())
                 raise IllegalActionError(
@@ -245,22 +267,21 @@ class TarockEnv(gymnasium.Env):
                     f"legal actions: {legal}"
                 )
             return self._lose(a)
-        obs, mask, code = self._run(a)
-        self._obs, self._mask = obs, mask
+        self._act[0] = a
+        self._run(self._op_step)
+        mask = self._mask
         info = {"action_mask": mask}
-        reward = 0.0
-        terminated = code == k.DONE
-        if terminated:
-            info["returns"] = self._ret.copy()
-            reward = float(self._ret[self.seat]) * self.reward_scale
+        if self._term[0]:
+            info["returns"] = self._ret[0].copy()
         self._last_info = info
         if self.render_mode == "human":
             self.render()
-        return obs, reward, terminated, False, info
+        return self._obs, float(self._rew[0]), bool(self._term[0]), False, info
 
     def _lose(self, action: Any):
         self._illegal_end = True
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        self._legal[:] = False
         info = {
             "action_mask": self._mask,
             "returns": np.zeros(self.num_players, dtype=np.float64),
@@ -283,7 +304,7 @@ class TarockEnv(gymnasium.Env):
 
     def _table(self) -> str:
         g = self.game
-        if self._ctrl[self._k.C_STATUS] == -1:
+        if self._status == -1 and not self._row.any():
             return f"{g.definition.display_name}: no deal yet (call reset())"
         state = State(g, self._row.copy())
         hist = state.history()
@@ -318,6 +339,7 @@ class TarockEnv(gymnasium.Env):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._k = _bind.drivers(self.game)
+        self._row = self._rows[0]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
             overwrites; copy what you keep).
         final_observation: with ``same_step``, also write the final observation of finished episodes to
             ``info["final_obs"]`` (costs one extra observation per finished episode).
+        num_threads: threads stepping the sub-envs (default ``numba.get_num_threads()``).
         **rules_options: the game's rules options.
     """
 
@@ -74,6 +75,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         autoreset_mode: str | AutoresetMode = AutoresetMode.SAME_STEP,
         copy: bool = False,
         final_observation: bool = True,
+        num_threads: int | None = None,
         render_mode: str | None = None,
         **rules_options: Any,
     ) -> None:
@@ -108,6 +110,8 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, n)
 
         k = self._k = _bind.drivers(g)
+        self._num_threads = num_threads
+        self._runner = _bind.Runner(k, n, num_threads)
         self._opts = g.encoded_options
         self._rows = np.zeros((n, g.state_len), dtype=np.int64)
         self._ctrl = np.zeros((n, k.CTRL_LEN), dtype=np.int64)
@@ -115,7 +119,6 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._ctrl[:, k.C_STATUS] = -1
         self._params = np.zeros(k.NUM_PARAMS, dtype=np.int64)
         self._params[k.P_STRIDE] = n
-        self._params[k.P_ILLEGAL_LOSE] = 1 if self.illegal_action == "lose" else 0
         self._params[k.P_AUTORESET] = _AUTORESET[self.autoreset_mode]
         self._params[k.P_MAX_SKIPS] = _MAX_SKIPS
         self._params[k.P_WANT_FINAL_OBS] = 1 if self.final_observation else 0
@@ -133,7 +136,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._ops_reset = np.full(n, k.OP_RESET, dtype=np.int64)
         self._all_true = np.ones(n, dtype=np.bool_)
         self._actions = np.zeros(n, dtype=np.int64)
-        self._counts = np.zeros(3, dtype=np.int64)
+        self._waiting = 0
         self._np_random_seed: int | None = None
         self._np_random = None
         self._base_seed: int | None = None
@@ -197,20 +200,25 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
 
     def _call(self, ops: np.ndarray, actions: np.ndarray) -> None:
         k = self._k
-        k.vec_run(self._rows, self._ctrl, ops, actions, self._opts, self.opponents.kinds, self._params, self._fparams,
-                  self._legal, self._obs, self._masks, self._rew, self._term, self._ret, self._final, self._counts)
-        if self._counts[2]:
-            rows = np.flatnonzero(np.isin(self._ctrl[:, k.C_STATUS], (k.BROKEN, k.ILLEGAL)))[:5].tolist()
-            raise RuntimeError(
-                f"{self.game.name}: sub-envs {rows} broke (the engine refused a legal action, or the learner had "
-                f"no decision in {_MAX_SKIPS} deals in a row); please report this as a bug"
-            )
+        waiting, broken = self._runner(
+            self._rows, self._ctrl, ops, actions, self._opts, self.opponents.kinds, self._params, self._fparams,
+            self._legal, self._obs, self._masks, self._rew, self._term, self._ret, self._final,
+        )
+        self._waiting = waiting
+        if broken:
+            status = self._ctrl[:, k.C_STATUS]
+            rows = np.flatnonzero((status == k.BROKEN) | (status == k.NO_DECISION))[:5].tolist()
+            if (status == k.BROKEN).any():
+                raise RuntimeError(
+                    f"{self.game.name}: the engine refused a legal action in sub-envs {rows}; please report this bug"
+                )
+            raise RuntimeError(f"the learning seat had no decision in {_MAX_SKIPS} deals in a row (sub-envs {rows})")
 
     def _finish_agents(self) -> None:
         """Let Python-driven opponents act until every sub-env waits for its learner or is over."""
         k = self._k
         slot_cur = self.game.definition.slot_cur
-        while self._counts[1]:
+        while self._waiting:
             status = self._ctrl[:, k.C_STATUS]
             waiting = np.flatnonzero(status == k.AGENT)
             rel = (self._rows[waiting, slot_cur] - self._ctrl[waiting, k.C_SEAT]) % self.num_players
@@ -293,10 +301,12 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
                     f"sub-envs {over[:5].tolist()}{' ...' if over.size > 5 else ''} are over; with "
                     "autoreset_mode='disabled' reset them first: reset(options={'reset_mask': mask})"
                 )
+        if self.illegal_action == "raise":
+            bad = k.count_illegal(self._rows, self._ctrl, self._ops_step, acts, self._legal)
+            if bad:
+                self._raise_illegal(acts, bad)
         self._call(self._ops_step, acts)
-        if self._counts[0]:
-            self._raise_illegal(acts, int(self._counts[0]))
-        if self._counts[1]:
+        if self._waiting:
             self._finish_agents()
         return (self._out(self._obs), self._out(self._rew), self._out(self._term), self._out(self._trunc),
                 self._info(True))
@@ -323,7 +333,8 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         return f"sub-env 0 of {self.num_envs}, learning seat {int(self._ctrl[0, self._k.C_SEAT])}\n{self.state(0)}"
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Nothing to release."""
+        """Stop the worker threads."""
+        self._runner.close()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game!r} num_envs={self.num_envs}>"
@@ -331,11 +342,13 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state.pop("_k", None)
+        state.pop("_runner", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._k = _bind.drivers(self.game)
+        self._runner = _bind.Runner(self._k, self.num_envs, self._num_threads)
 
 
 # ---------------------------------------------------------------------------------------------------------
