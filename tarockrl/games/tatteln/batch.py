@@ -26,6 +26,7 @@ from tarockrl.games.tatteln.kernels import (
 )
 from tarockrl.games.tatteln.layout import CUR, HIST_LEN, PHASE, RESULT, TERMINAL
 from tarockrl.games.tatteln.observe import observe
+from tarockrl.games.tatteln.rules import O_DECK
 
 PLAYOUT_SALT = np.int64(0x5EED_7A77)
 CHUNK = 64
@@ -173,3 +174,35 @@ def batch_perft(states, depth, opts, out):
     """:func:`perft` of every row, in parallel."""
     for i in prange(states.shape[0]):
         out[i] = perft(states[i], depth, opts)
+
+
+@njit(cache=True, parallel=True)
+def greedy_invariant_sweep(n, seed, opts, codes_out, actions_out):
+    """Like :func:`invariant_sweep`, but a ROB or an announcement is taken whenever one is legal.
+
+    This drives the meld, comparison and robbing paths far more often than uniform play. ``actions_out[g]`` counts
+    the pre-play actions taken in deal ``g``.
+    """
+    slen = state_len(opts)
+    bound = hist_capacity(opts)
+    n_cards = opts[O_DECK]
+    for g in prange(n):
+        state = np.empty(slen, dtype=np.int64)
+        perm = np.empty(36, dtype=np.int64)
+        rng = deal_with_rng(state, stream_seed(seed, g), opts, perm)
+        code = check_invariants(state, opts)
+        extra = 0
+        while code == 0 and state[PHASE] != TERMINAL:
+            m = legal_set(state, opts)
+            pre = m >> n_cards
+            if pre != 0:
+                a = n_cards + lowest_index(pre)
+                extra += 1
+            else:
+                rng, a = random_action(state, opts, rng)
+            apply_unchecked(state, a, opts)
+            code = check_invariants(state, opts)
+            if code == 0 and state[HIST_LEN] > bound:
+                code = 13
+        codes_out[g] = code
+        actions_out[g] = extra

@@ -3,7 +3,7 @@
 Seats are **relative to the observer**: entry 0 of a two-entry seat block is the observer, entry 1 the opponent.
 Card blocks have ``N`` entries in the canonical card index (32, or 36 with ``deck_size=36``). ``W`` is the number
 of sequence windows per suit (15 by default; see :mod:`.melds`) and ``R`` the cards per suit (8 or 9). The
-layout, in order (offsets: :func:`obs_offsets`; default sizes in brackets, total 556):
+layout, in order (offsets: :func:`obs_offsets`; with the defaults N = 32, R = 8, W = 15: total 585):
 
 =====================  ========  ==========================================================================
 block                  size      meaning
