@@ -7,8 +7,12 @@
 
 from __future__ import annotations
 
-from tarockrl.envs.registration import register_envs
-from tarockrl.errors import (
+from tarockrl.engine.cache import ensure_fresh_cache
+
+ensure_fresh_cache()  # before any cached kernel is loaded
+
+from tarockrl.envs.registration import register_envs  # noqa: E402
+from tarockrl.errors import (  # noqa: E402
     BadDealError,
     BadOptionError,
     CorruptStateError,
@@ -17,8 +21,8 @@ from tarockrl.errors import (
     TarockError,
     WrongGameError,
 )
-from tarockrl.games import list_games, make_game
-from tarockrl.games.api import TERMINAL_PLAYER, Batch, Game, State
+from tarockrl.games import list_games, make_game  # noqa: E402
+from tarockrl.games.api import TERMINAL_PLAYER, Batch, Game, State  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -12,11 +12,13 @@ from numba import njit
 from tarockrl.engine.bits import lowest_index, popcount
 
 __all__ = [
+    "beats_highest_index",
     "follow_or_trump",
     "follow_only",
     "winner_highest_index",
     "winner_by_rank",
     "sum_values",
+    "weighted_popcount",
 ]
 
 
@@ -43,6 +45,21 @@ def follow_only(hand, led_mask):
     if same != 0:
         return same
     return hand
+
+
+@njit(cache=True, inline="always")
+def beats_highest_index(card, best, led_mask, trump_mask):
+    """True when ``card`` beats the trick's current best card ``best`` (index order = rank in every suit).
+
+    A trump beats every plain card and lower trumps; a plain card wins only by following the led suit above
+    ``best`` while no trump has been played. Fold it over the cards of a trick to find the winner without
+    building an array.
+    """
+    card_trump = (trump_mask >> card) & 1
+    best_trump = (trump_mask >> best) & 1
+    if card_trump:
+        return best_trump == 0 or card > best
+    return best_trump == 0 and ((led_mask >> card) & 1) != 0 and card > best
 
 
 @njit(cache=True)
@@ -98,3 +115,16 @@ def sum_values(mask, values):
         total += values[lowest_index(mask)]
         mask &= mask - 1
     return total, n
+
+
+@njit(cache=True, inline="always")
+def weighted_popcount(mask, class_masks, weights):
+    """``sum(weights[k] * popcount(mask & class_masks[k]))``: card values in O(classes), not O(cards).
+
+    Split a pack's counting values into a few classes (e.g. "worth 5", "worth 4", ...) to count a pile with
+    a handful of popcounts.
+    """
+    total = np.int64(0)
+    for i in range(class_masks.shape[0]):
+        total += weights[i] * popcount(mask & class_masks[i])
+    return total

@@ -13,26 +13,32 @@ from numba import njit, prange
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.rng import stream_seed
 from tarockrl.games.dreierles.kernels import (
+    SCRATCH_LEN,
     apply_action,
     check_invariants,
-    deal,
     deal_with_rng,
     legal_mask,
     legal_set,
     random_action,
     step,
 )
-from tarockrl.games.dreierles.layout import CUR, HIST_LEN, PHASE, RESULT, STATE_LEN, TERMINAL
+from tarockrl.games.dreierles.layout import HIST_LEN, PHASE, RESULT, STATE_LEN, TERMINAL
 from tarockrl.games.dreierles.observe import observe
 
 PLAYOUT_SALT = np.int64(0x5EED_0F_D1CE)
 
 
+CHUNK = 256  # games per parallel work item: buffers are allocated once per chunk, not per game
+
+
 @njit(cache=True, parallel=True)
 def batch_deal(states, seed, first_deal_id, opts):
     """Deal ``deal(seed, first_deal_id + i)`` into row ``i`` of ``states``."""
-    for i in prange(states.shape[0]):
-        deal(states[i], seed, first_deal_id + i, opts)
+    n = states.shape[0]
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
+        scratch = np.empty(SCRATCH_LEN, dtype=np.int64)
+        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            deal_with_rng(states[i], stream_seed(seed, first_deal_id + i), opts, scratch)
 
 
 @njit(cache=True, parallel=True)
@@ -78,31 +84,33 @@ def random_playouts(n, seed, opts, returns_out, lengths_out):
     Game ``g`` is a pure function of ``(seed, g)``. Writes the settlement of each game to ``returns_out[g]``
     and its number of actions to ``lengths_out[g]``.
     """
-    for g in prange(n):
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
         state = np.empty(STATE_LEN, dtype=np.int64)
-        rng = deal_with_rng(state, stream_seed(seed, g), opts)
-        while state[PHASE] != TERMINAL:
-            rng, a = random_action(state, opts, rng)
-            step(state, a, opts)
-        for s in range(3):
-            returns_out[g, s] = state[RESULT + s]
-        lengths_out[g] = state[HIST_LEN]
+        scratch = np.empty(SCRATCH_LEN, dtype=np.int64)
+        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            rng = deal_with_rng(state, stream_seed(seed, g), opts, scratch)
+            while state[PHASE] != TERMINAL:
+                rng, a = random_action(state, opts, rng)
+                step(state, a, opts)
+            for s in range(3):
+                returns_out[g, s] = state[RESULT + s]
+            lengths_out[g] = state[HIST_LEN]
 
 
 @njit(cache=True, parallel=True)
 def invariant_sweep(n, seed, opts, codes_out):
     """Random games checked after every action; ``codes_out[g]`` = first broken-invariant code or 0."""
-    for g in prange(n):
+    for chunk in prange((n + CHUNK - 1) // CHUNK):
         state = np.empty(STATE_LEN, dtype=np.int64)
-        rng = deal_with_rng(state, stream_seed(seed, g), opts)
-        code = check_invariants(state, opts)
-        while code == 0 and state[PHASE] != TERMINAL:
-            rng, a = random_action(state, opts, rng)
-            step(state, a, opts)
+        scratch = np.empty(SCRATCH_LEN, dtype=np.int64)
+        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            rng = deal_with_rng(state, stream_seed(seed, g), opts, scratch)
             code = check_invariants(state, opts)
-            if code == 0 and state[PHASE] != TERMINAL and state[CUR] < 0:
-                code = 8
-        codes_out[g] = code
+            while code == 0 and state[PHASE] != TERMINAL:
+                rng, a = random_action(state, opts, rng)
+                step(state, a, opts)
+                code = check_invariants(state, opts)
+            codes_out[g] = code
 
 
 @njit(cache=True)

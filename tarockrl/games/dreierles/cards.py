@@ -37,6 +37,14 @@ for _s in range(4):
 CARD_VALUES = _VALUES
 CARD_VALUES.setflags(write=False)
 
+# value classes for counting a pile with popcounts: card value = 1 + sum of the class bonuses it belongs to
+VALUE_CLASS_MASKS = np.array(
+    [sum(1 << c for c in range(NUM_CARDS) if CARD_VALUES[c] == v) for v in (2, 3, 4, 5)], dtype=np.int64
+)
+VALUE_CLASS_EXTRA = np.array([1, 2, 3, 4], dtype=np.int64)
+VALUE_CLASS_MASKS.setflags(write=False)
+VALUE_CLASS_EXTRA.setflags(write=False)
+
 ALL = np.int64((1 << 54) - 1)
 TRUMPS = np.int64((1 << 22) - 1)
 HEARTS = np.int64(0xFF << 22)

@@ -15,10 +15,9 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
 from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
-from tarockrl.engine.tricks import follow_or_trump, sum_values, winner_highest_index
+from tarockrl.engine.tricks import beats_highest_index, follow_or_trump, weighted_popcount
 from tarockrl.games.dreierles.cards import (
     ALL,
-    CARD_VALUES,
     DRULLE,
     KINGS,
     MID_TRUMPS,
@@ -28,6 +27,8 @@ from tarockrl.games.dreierles.cards import (
     SUIT_OF_CARD,
     T21,
     TRUMPS,
+    VALUE_CLASS_EXTRA,
+    VALUE_CLASS_MASKS,
 )
 from tarockrl.games.dreierles.layout import (
     A_DISCARD,
@@ -125,7 +126,7 @@ ANNOUNCE_STEP_AFTER = 2  # step order "after_knocks": knock, reknock, announce, 
 # ---------------------------------------------------------------------------------------------------------
 # deal
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_from_deal(state, hands, blind, dealer, opts):
     """Fill ``state`` with the start of a deal: ``hands[s]`` masks dealt to seat s, ``blind`` 6 cards top first."""
     state[:] = 0
@@ -151,36 +152,46 @@ def init_from_deal(state, hands, blind, dealer, opts):
     auto_play_forced(state, opts)
 
 
-@njit(cache=True)
-def deal_with_rng(state, rng, opts):
-    """Deal a uniformly random Dreierles deal from generator state ``rng``; returns the advanced generator."""
+@njit(cache=True, _nrt=False)
+def deal_with_rng(state, rng, opts, scratch):
+    """Deal a uniformly random Dreierles deal from generator state ``rng``; returns the advanced generator.
+
+    ``scratch`` is a caller-owned int64 buffer of at least 57 entries (no allocation per deal). The dealer is
+    drawn first, then a uniform permutation of the pack: blind = perm[0:6], forehand perm[6:14] + perm[30:38],
+    middlehand perm[14:22] + perm[38:46], dealer perm[22:30] + perm[46:54].
+    """
     rng, dealer = below(rng, 3)
-    perm = np.arange(54, dtype=np.int64)
+    perm = scratch[:54]
+    for i in range(54):
+        perm[i] = i
     rng = shuffle_prefix(rng, perm, 54)
     fh = (dealer + 1) % 3
     mh = (dealer + 2) % 3
-    hands = np.zeros(3, dtype=np.int64)
+    hands = scratch[54:57]
+    hands[0] = 0
+    hands[1] = 0
+    hands[2] = 0
     for i in range(8):
-        hands[fh] |= ONE << perm[6 + i]
-        hands[fh] |= ONE << perm[30 + i]
-        hands[mh] |= ONE << perm[14 + i]
-        hands[mh] |= ONE << perm[38 + i]
-        hands[dealer] |= ONE << perm[22 + i]
-        hands[dealer] |= ONE << perm[46 + i]
+        hands[fh] |= (ONE << perm[6 + i]) | (ONE << perm[30 + i])
+        hands[mh] |= (ONE << perm[14 + i]) | (ONE << perm[38 + i])
+        hands[dealer] |= (ONE << perm[22 + i]) | (ONE << perm[46 + i])
     init_from_deal(state, hands, perm[:6], dealer, opts)
     return rng
+
+
+SCRATCH_LEN = 57
 
 
 @njit(cache=True)
 def deal(state, seed, deal_id, opts):
     """Deal number ``deal_id`` of ``seed`` into ``state`` (a pure function of the two numbers)."""
-    deal_with_rng(state, stream_seed(seed, deal_id), opts)
+    deal_with_rng(state, stream_seed(seed, deal_id), opts, np.empty(SCRATCH_LEN, dtype=np.int64))
 
 
 # ---------------------------------------------------------------------------------------------------------
 # legal actions
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def discard_legal(hand, left):
     """Cards the declarer may discard with ``left`` discards still to make (fallback to trumps II-XX)."""
     plain = hand & PLAIN_NON_KING
@@ -189,7 +200,7 @@ def discard_legal(hand, left):
     return plain | (hand & MID_TRUMPS)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def raeuber_restrict(legal, hand, state, opts):
     """Apply the Räuber play restrictions of the selected regional set to the base legal set."""
     rule_set = opts[O_RAEUBER_SET]
@@ -234,7 +245,7 @@ def raeuber_restrict(legal, hand, state, opts):
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def play_legal(state, opts):
     """Cards the seat to move may play now."""
     p = state[CUR]
@@ -248,7 +259,7 @@ def play_legal(state, opts):
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def legal_set(state, opts):
     """The legal actions as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of mask is set."""
     phase = state[PHASE]
@@ -268,7 +279,7 @@ def legal_set(state, opts):
     return A_KNOCK, np.int64(0b11)  # KNOCK, REKNOCK, RAEUBER_KNOCK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_mask(state, opts, out):
     """Write the legal-action mask (bool[NUM_ACTIONS]) of ``state`` into ``out``."""
     out[:] = False
@@ -278,7 +289,7 @@ def legal_mask(state, opts, out):
         mask &= mask - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_legal(state, action, opts):
     """True when ``action`` is legal in ``state``."""
     if action < 0 or action >= NUM_ACTIONS:
@@ -291,7 +302,7 @@ def is_legal(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 # phase transitions
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_play(state, leader):
     for s in range(3):
         state[START_HAND + s] = state[HAND + s]
@@ -301,7 +312,7 @@ def _start_play(state, leader):
     state[TRICK_N] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _knock_eligible(state, seat, opts):
     bid = state[BID + seat]
     if opts[O_LAST_ROUND] != 0:
@@ -311,7 +322,7 @@ def _knock_eligible(state, seat, opts):
     return bid != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _advance(state, opts):
     """Move to the next post-exchange decision (announce / knock / re-knock), or start play."""
     d = state[DECLARER]
@@ -345,7 +356,7 @@ def _advance(state, opts):
         state[STEP] = step + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _enter_raeuber_knock(state, opts):
     dealer = state[DEALER]
     if state[ASK_IDX] < 3 and state[KNOCKS] < opts[O_RAEUBER_MAX_KNOCKS]:
@@ -355,7 +366,7 @@ def _enter_raeuber_knock(state, opts):
     _start_play(state, (dealer + 1) % 3)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_auction(state, opts):
     high = state[HIGH]
     if high == 0:
@@ -388,7 +399,7 @@ def _end_auction(state, opts):
         _advance(state, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _apply_play(state, card, opts):
     p = state[CUR]
     b = ONE << card
@@ -403,18 +414,27 @@ def _apply_play(state, card, opts):
     if n < 3:
         state[CUR] = (p + 1) % 3
         return
-    cards = state[TRICK_CARD:TRICK_CARD + 3]
-    pos = winner_highest_index(cards, 3, SUIT_OF_CARD[cards[0]], TRUMPS)
+    c0 = state[TRICK_CARD]
+    c1 = state[TRICK_CARD + 1]
+    led = SUIT_OF_CARD[c0]
+    pos = 0
+    best = c0
+    if beats_highest_index(c1, best, led, TRUMPS):
+        pos = 1
+        best = c1
+    if beats_highest_index(card, best, led, TRUMPS):
+        pos = 2
     leader = state[LEADER]
     winner = (leader + pos) % 3
-    won = (ONE << cards[0]) | (ONE << cards[1]) | (ONE << cards[2])
+    won = (ONE << c0) | (ONE << c1) | (ONE << card)
     state[WON + winner] |= won
     if (won & STIESS) != 0:
         state[STIESS_PLAYED] = 1
     state[TRICK_NO] += 1
     if state[TRICK_NO] == 16:
-        for i in range(3):
-            state[LAST_TRICK + i] = cards[i]
+        state[LAST_TRICK] = c0
+        state[LAST_TRICK + 1] = c1
+        state[LAST_TRICK + 2] = card
         state[LAST_LEADER] = leader
         state[LAST_WINNER] = winner
         for i in range(3):
@@ -431,7 +451,7 @@ def _apply_play(state, card, opts):
     state[CUR] = winner
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def apply_unchecked(state, action, opts):
     """Apply a legal ``action`` (no legality check, no forced-move handling) and record it."""
     h = state[HIST_LEN]
@@ -491,7 +511,7 @@ def apply_unchecked(state, action, opts):
         _enter_raeuber_knock(state, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def auto_play_forced(state, opts):
     """With the option ``auto_play_forced``, apply every single-legal-action decision from here on."""
     if opts[O_AUTO_FORCED] == 0:
@@ -503,14 +523,14 @@ def auto_play_forced(state, opts):
         apply_unchecked(state, offset + lowest_index(mask), opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def step(state, action, opts):
     """Apply a legal action, then any forced decisions (no legality check)."""
     apply_unchecked(state, action, opts)
     auto_play_forced(state, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(state, action, opts):
     """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
     if state[PHASE] == TERMINAL:
@@ -524,16 +544,17 @@ def apply_action(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 # scoring
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pile_points(mask, opts):
     """Card points of a pile: groups of three minus 2, a short last group minus 1 (or thirds: 3F - 2n)."""
-    total, n = sum_values(mask, CARD_VALUES)
+    n = popcount(mask)
+    total = n + weighted_popcount(mask, VALUE_CLASS_MASKS, VALUE_CLASS_EXTRA)
     if opts[O_COUNTING] == 1:
         return 3 * total - 2 * n
     return total - 2 * (n // 3) - (1 if n % 3 != 0 else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_bonus(hand, opts):
     """Sum of the hand bonuses (Zehn Druck, Königsrolle, Drulle) a hand earns from each other player."""
     b = np.int64(0)
@@ -546,7 +567,7 @@ def hand_bonus(hand, opts):
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pfeife_outcome(state, opts):
     """``(side, value)`` of the Pfeife bonus: side +1 declarer, -1 defenders, 0 nobody."""
     d = state[DECLARER]
@@ -574,8 +595,8 @@ def pfeife_outcome(state, opts):
     return 0, value
 
 
-@njit(cache=True)
-def _add_hand_bonuses(state, delta, use_dealt, bm, opts):
+@njit(cache=True, _nrt=False)
+def _add_hand_bonuses(state, use_dealt, bm, opts):
     d = state[DECLARER]
     for p in range(3):
         if use_dealt:
@@ -587,11 +608,11 @@ def _add_hand_bonuses(state, delta, use_dealt, bm, opts):
         b = hand_bonus(hand, opts) * bm
         for q in range(3):
             if q != p:
-                delta[q] -= b
-                delta[p] += b
+                state[RESULT + q] -= b
+                state[RESULT + p] += b
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raeuber_settlement(pts, knocks, base, delta):
     """Add the Räuber payments to ``delta``: the most points loses ``base * 2**knocks`` to each other player;
     two tied losers pay ``base // 2 * 2**knocks`` each to the third; a three-way tie pays nothing."""
@@ -615,7 +636,7 @@ def raeuber_settlement(pts, knocks, base, delta):
                 delta[s] += base * mult
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def contract_payment(p, contract, knocks, opts):
     """Signed contract score S paid by each defender to the declarer (negative: declarer pays each defender).
 
@@ -635,21 +656,20 @@ def contract_payment(p, contract, knocks, opts):
     return s_pay if win else -s_pay
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score(state, opts):
     """Fill ``POINTS`` and ``RESULT`` of a finished deal (the zero-sum settlement in game points)."""
-    delta = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        state[RESULT + s] = 0
     knocks = state[KNOCKS]
     bm = (ONE << knocks) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
     if state[RAEUBER] != 0:
-        pts = np.zeros(3, dtype=np.int64)
         for s in range(3):
-            pts[s] = pile_points(state[WON + s], opts)
-            state[POINTS + s] = pts[s]
+            state[POINTS + s] = pile_points(state[WON + s], opts)
         base = opts[O_LAST_ROUND_BASE] if opts[O_LAST_ROUND] != 0 else opts[O_RAEUBER_BASE]
-        raeuber_settlement(pts, knocks, base, delta)
+        raeuber_settlement(state[POINTS:POINTS + 3], knocks, base, state[RESULT:RESULT + 3])
         if opts[O_RAEUBER_BONUSES] != 0:
-            _add_hand_bonuses(state, delta, True, bm, opts)
+            _add_hand_bonuses(state, True, bm, opts)
     else:
         d = state[DECLARER]
         f1 = (d + 1) % 3
@@ -662,22 +682,20 @@ def score(state, opts):
         x = contract_payment(p, state[HIGH], knocks, opts)
         side, value = pfeife_outcome(state, opts)
         x += side * value * bm
-        delta[d] += 2 * x
-        delta[f1] -= x
-        delta[f2] -= x
-        _add_hand_bonuses(state, delta, opts[O_BONUS_BASIS] == 1, bm, opts)
-    for s in range(3):
-        state[RESULT + s] = delta[s]
+        state[RESULT + d] += 2 * x
+        state[RESULT + f1] -= x
+        state[RESULT + f2] -= x
+        _add_hand_bonuses(state, opts[O_BONUS_BASIS] == 1, bm, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def returns(state, out):
     """Write the settlement (float64[3], zeros before the end) into ``out``."""
     for s in range(3):
         out[s] = state[RESULT + s] if state[PHASE] == TERMINAL else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def random_action(state, opts, rng):
     """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 when terminal)."""
     offset, mask = legal_set(state, opts)
@@ -690,26 +708,37 @@ def random_action(state, opts, rng):
 
 @njit(cache=True)
 def located_cards(state):
-    """Every place a card can be, as masks: hands, unassigned blind, discards, defenders' blind, won, trick."""
+    """Masks of every place a card can be: 3 hands, unassigned blind, discards, defenders' blind, 3 won piles,
+    current trick (10 masks)."""
     places = np.zeros(10, dtype=np.int64)
-    for s in range(3):
-        places[s] = state[HAND + s]
-        places[6 + s] = state[WON + s]
-    blind = np.int64(0)
-    if state[PHASE] == AUCTION or state[RAEUBER] != 0:
-        for i in range(6):
-            blind |= ONE << state[BLIND + i]
-    places[3] = blind
-    places[4] = state[DISCARDS]
-    places[5] = state[BLIND_REST]
-    trick = np.int64(0)
-    for i in range(state[TRICK_N]):
-        trick |= ONE << state[TRICK_CARD + i]
-    places[9] = trick
+    for i in range(10):
+        places[i] = _place(state, i)
     return places
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _place(state, i):
+    if i < 3:
+        return state[HAND + i]
+    if i == 3:
+        blind = np.int64(0)
+        if state[PHASE] == AUCTION or state[RAEUBER] != 0:
+            for j in range(6):
+                blind |= ONE << state[BLIND + j]
+        return blind
+    if i == 4:
+        return state[DISCARDS]
+    if i == 5:
+        return state[BLIND_REST]
+    if i < 9:
+        return state[WON + i - 6]
+    trick = np.int64(0)
+    for j in range(state[TRICK_N]):
+        trick |= ONE << state[TRICK_CARD + j]
+    return trick
+
+
+@njit(cache=True, _nrt=False)
 def check_invariants(state, opts):
     """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
 
@@ -722,12 +751,12 @@ def check_invariants(state, opts):
         return 9
     if (state[CUR] == -1) != (state[PHASE] == TERMINAL):
         return 9
-    places = located_cards(state)
     seen = np.int64(0)
     for i in range(10):
-        if (seen & places[i]) != 0:
+        place = _place(state, i)
+        if (seen & place) != 0:
             return 1
-        seen |= places[i]
+        seen |= place
     if seen != ALL:
         return 1
     offset, mask = legal_set(state, opts)

@@ -1,0 +1,189 @@
+"""Engine benchmarks (used by ``scripts/bench_engine.py`` and ``tarockrl bench``).
+
+Figures are reported next to a baseline measured in the same process, so that ratios stay meaningful on a
+loaded or different machine: the baseline is a minimal numba loop that deals a 54-card pack to three seats
+and plays 16 random tricks with follow-suit-or-trump (no bidding, no scoring, no state row) — the "toy
+kernel" against which a full game engine is judged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import numba
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import nth_set_index, popcount
+from tarockrl.engine.rng import below, stream_seed
+from tarockrl.engine.tricks import beats_highest_index, follow_or_trump
+
+_TRUMPS = np.int64((1 << 22) - 1)
+_SUIT_MASK = np.array(
+    [(1 << 22) - 1 if c < 22 else 0xFF << (22 + 8 * ((c - 22) // 8)) for c in range(54)], dtype=np.int64
+)
+_ONE = np.int64(1)
+
+
+@njit(cache=True)
+def baseline_play_only(n, seed):
+    """The toy baseline: ``n`` deals of 16 random tricks each; returns a checksum."""
+    acc = np.int64(0)
+    perm = np.empty(54, np.int64)
+    for g in range(n):
+        rng = stream_seed(seed, g)
+        for i in range(54):
+            perm[i] = i
+        for i in range(53, 0, -1):
+            rng, j = below(rng, i + 1)
+            t = perm[i]
+            perm[i] = perm[j]
+            perm[j] = t
+        h0 = np.int64(0)
+        h1 = np.int64(0)
+        h2 = np.int64(0)
+        for i in range(16):
+            h0 |= _ONE << perm[6 + i]
+            h1 |= _ONE << perm[22 + i]
+            h2 |= _ONE << perm[38 + i]
+        leader = 0
+        for _ in range(16):
+            best = np.int64(-1)
+            pos = 0
+            led = np.int64(0)
+            for j in range(3):
+                p = (leader + j) % 3
+                hand = h0 if p == 0 else (h1 if p == 1 else h2)
+                legal = hand if j == 0 else follow_or_trump(hand, led, _TRUMPS)
+                rng, r = below(rng, popcount(legal))
+                c = nth_set_index(legal, r)
+                if p == 0:
+                    h0 &= ~(_ONE << c)
+                elif p == 1:
+                    h1 &= ~(_ONE << c)
+                else:
+                    h2 &= ~(_ONE << c)
+                if j == 0:
+                    led = _SUIT_MASK[c]
+                    best = c
+                elif beats_highest_index(c, best, led, _TRUMPS):
+                    best = c
+                    pos = j
+            leader = (leader + pos) % 3
+        acc += leader
+    return acc
+
+
+def _rate(fn, min_seconds: float = 1.0) -> float:
+    """Calls of ``fn`` (which returns its work count) per CPU second, repeated for at least ``min_seconds``."""
+    fn()  # compile / warm
+    work = 0
+    start = time.perf_counter()
+    while True:
+        work += fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return work / elapsed
+
+
+def measure_startup(game: str) -> dict[str, float]:
+    """Cold (empty cache) and cached start-up: import + make_game + one playout, in fresh interpreters."""
+    code = (
+        "import time; t=time.perf_counter(); import tarockrl; g=tarockrl.make_game(%r); "
+        "g.random_playouts(4, seed=0); s=g.new_initial_state(seed=0); s.apply_action(s.legal_actions()[0]); "
+        "s.observation(0); g.new_batch(2).legal_masks(); print(time.perf_counter()-t)" % game
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        runs = []
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+            runs.append(float(out.stdout.strip().splitlines()[-1]))
+    return {"cold_start_s": runs[0], "cached_start_s": runs[1]}
+
+
+def run_engine_benchmark(game_name: str = "dreierles", deals: int = 200_000, startup: bool = True,
+                         seconds: float = 1.0) -> dict[str, Any]:
+    """Measure one game's engine; returns a dict of figures (also printed by the CLI)."""
+    import tarockrl
+
+    game = tarockrl.make_game(game_name)
+    threads = numba.get_num_threads()
+    result: dict[str, Any] = {"game": game_name, "threads": threads, "cores": os.cpu_count()}
+    result["state_bytes"] = game.state_len * 8
+
+    baseline_n = deals
+    numba.set_num_threads(1)
+    try:
+        base = _rate(lambda: (baseline_play_only(baseline_n, 1), baseline_n)[1], seconds)
+        one = _rate(lambda: (game.random_playouts(deals, seed=1), deals)[1], seconds)
+    finally:
+        numba.set_num_threads(threads)
+    many = _rate(lambda: (game.random_playouts(deals, seed=2), deals)[1], seconds)
+    result["baseline_play_only_deals_per_s_1_thread"] = base
+    result["full_deals_per_s_1_thread"] = one
+    result["full_deals_per_s_all_threads"] = many
+    result["full_deals_per_s_per_core"] = many / max(1, threads)
+    result["ratio_full_game_vs_baseline"] = one / base
+
+    # Python API: apply_action calls per second (random legal actions, new deals as needed)
+    rng = np.random.default_rng(0)
+
+    def api_loop() -> int:
+        count = 0
+        for deal_id in range(20):
+            state = game.new_initial_state(seed=3, deal_id=deal_id)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+                count += 1
+        return count
+
+    result["api_apply_action_per_s"] = _rate(api_loop, seconds)
+    result["ratio_batch_vs_api_steps"] = (
+        result["full_deals_per_s_1_thread"] * 52 / result["api_apply_action_per_s"]
+    )
+    if startup:
+        result.update(measure_startup(game_name))
+    return result
+
+
+def format_result(result: dict[str, Any]) -> str:
+    """Human-readable lines for a benchmark result."""
+    lines = [f"game {result['game']} ({result['threads']} numba threads, {result['cores']} cores)"]
+    for key, value in result.items():
+        if key in ("game", "threads", "cores"):
+            continue
+        if isinstance(value, float):
+            lines.append(f"  {key:<42} {value:,.3f}" if value < 100 else f"  {key:<42} {value:,.0f}")
+        else:
+            lines.append(f"  {key:<42} {value}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry of the benchmark script."""
+    import argparse
+
+    import tarockrl
+
+    parser = argparse.ArgumentParser(description="tarockrl engine benchmark (figures and in-process ratios)")
+    parser.add_argument("--game", action="append", help="game(s) to measure (default: all)")
+    parser.add_argument("--deals", type=int, default=200_000, help="deals per timed batch")
+    parser.add_argument("--seconds", type=float, default=1.0, help="minimum time per measurement")
+    parser.add_argument("--no-startup", action="store_true", help="skip the cold/cached start-up measurement")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    args = parser.parse_args(argv)
+    games = args.game or tarockrl.list_games()
+    results = [run_engine_benchmark(g, args.deals, not args.no_startup, args.seconds) for g in games]
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print("\n".join(format_result(r) for r in results))
+    return 0
