@@ -172,7 +172,7 @@ class SelfPlayBatch:
             raise IllegalActionError(
                 f"actions must be an integer array of shape ({self.num_envs},), got {acts.dtype} {acts.shape}"
             )
-        acts = acts.astype(np.int64, copy=False)
+        acts = np.ascontiguousarray(acts, dtype=np.int64)
         bad = k.count_illegal(self._rows, self._ctrl, self._ops_step, acts, self._legal)
         if bad:
             live = self._players >= 0
@@ -219,10 +219,12 @@ class SelfPlayBatch:
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state.pop("_k", None)
+        state.pop("_opts", None)  # pickling drops the read-only flag, which would make numba compile again
         state.pop("_runner", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._k = _bind.drivers(self.game)
+        self._opts = self.game.encoded_options
         self._runner = _bind.Runner(self._k, self.num_envs, self._num_threads)

@@ -334,11 +334,13 @@ class TarockEnv(gymnasium.Env):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state.pop("_k", None)
+        state.pop("_opts", None)  # pickling drops the read-only flag, which would make numba compile again
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._k = _bind.drivers(self.game)
+        self._opts = self.game.encoded_options
         self._row = self._rows[0]
 
 
