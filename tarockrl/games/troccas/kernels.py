@@ -277,7 +277,7 @@ def _deal_packet(state, j, opts):
     state[PACKET] = j
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _force_eligible(state, opts):
     d = state[DEALER]
     trumps = TRUMPS | FOOL if opts[O_FOOL_FORCE] != 0 else TRUMPS
@@ -486,7 +486,7 @@ def orders_seed(orders, n_orders, dealer, bal_a):
 # ---------------------------------------------------------------------------------------------------------
 # legal actions
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def king_jack_active(state, opts):
     """The king-jack rule applies in this deal (option on, not voided by a jack in the scart)."""
     if opts[O_KING_JACK] == 0:
@@ -494,7 +494,7 @@ def king_jack_active(state, opts):
     return not (opts[O_SCART_JACK_VOIDS] != 0 and state[SCART_JACK] == 1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def scart_legal(state, opts):
     """The dealer's discardable cards ``(tw, sw)`` (4.7, with the fallback of decision 30)."""
     d = state[DEALER]
@@ -506,7 +506,7 @@ def scart_legal(state, opts):
     return tw, sw
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def top_unplayed_trump(state):
     """Highest trump I-XXI not yet put into a trick (-1 when all are played)."""
     return highest_index(TRUMPS & ~state[PLAYED_TW])
@@ -693,7 +693,7 @@ def _put_in_trick(state, p, card):
         state[SETTER_POS] = n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def resolve_demand(state, suit):
     """Carry out BUOB_DEMAND for the completed trick and suit ``suit`` (5.7); records the public outcome."""
     jack = 32 + 14 * suit
@@ -772,7 +772,7 @@ def _end(state, opts):
     state[CUR] = -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _finalize_trick(state, opts):
     w = state[TRICK_WINNER]
     t = w & 1
@@ -812,7 +812,7 @@ def _finalize_trick(state, opts):
     state[CUR] = w
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _complete_trick(state, opts):
     led = state[LED]
     n = state[TRICK_N]
@@ -856,7 +856,7 @@ def _play_card(state, card, opts):
         state[CUR] = (p + 1) & 3
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _double_lead(state, suit):
     p = state[CUR]
     state[IS_DOUBLE] = 1
