@@ -39,6 +39,18 @@ _AUTORESET = {
     AutoresetMode.DISABLED: 2,
 }
 _RESET_OPTIONS = ("reset_mask", "first_deal_id")
+
+
+def _autoreset_mode(mode: Any) -> AutoresetMode:
+    """An ``AutoresetMode`` from itself or a name such as ``"same_step"`` / ``"SameStep"``."""
+    if isinstance(mode, AutoresetMode):
+        return mode
+    if isinstance(mode, str):
+        key = mode.replace("_", "").replace("-", "").lower()
+        for m in AutoresetMode:
+            if m.value.lower() == key:
+                return m
+    raise ValueError(f"autoreset_mode must be 'same_step', 'next_step' or 'disabled', got {mode!r}")
 _MAX_SKIPS = 1000
 
 
@@ -87,12 +99,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         n = self.num_envs = int(num_envs)
         self.num_players = g.num_players
-        try:
-            self.autoreset_mode = AutoresetMode(autoreset_mode)
-        except ValueError:
-            raise ValueError(
-                f"autoreset_mode must be one of {[m.value for m in AutoresetMode]}, got {autoreset_mode!r}"
-            ) from None
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
         self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": ["ansi"]}
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
