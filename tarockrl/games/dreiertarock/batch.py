@@ -14,6 +14,8 @@ from numba import njit, prange
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.rng import stream_seed
 from tarockrl.games.dreiertarock.kernels import (
+    _random_action,
+    _step,
     apply_action,
     check_invariants,
     deal,
@@ -77,15 +79,14 @@ def batch_random_actions(states, seed, step_no, opts, out):
 def playout_chunk(state, perm, c, n, seed, opts, returns_out, lengths_out):
     """Play games ``c * CHUNK`` .. ``min(n, (c + 1) * CHUNK) - 1`` of :func:`random_playouts` in scratch ``state``.
 
-    Compiled without numba's reference counting (``_nrt=False``): the inlined kernels would otherwise pay two
-    atomic increments and decrements per inlined call on every action, about half of the playout time. This
-    function allocates nothing, which is what that mode requires.
+    The rules kernels are inlined here (``_random_action``, ``_step``) and, like all kernels, compiled without
+    numba's reference counting, which would otherwise cost atomic operations on every call.
     """
     for g in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
         rng = deal_with_rng(state, stream_seed(seed, g), perm, opts)
         while state[PHASE] != TERMINAL:
-            rng, a = random_action(state, opts, rng)
-            step(state, a, opts)
+            rng, a = _random_action(state, opts, rng)
+            _step(state, a, opts)
         returns_out[g, 0] = state[RESULT]
         returns_out[g, 1] = state[RESULT + 1]
         returns_out[g, 2] = state[RESULT + 2]
@@ -129,15 +130,9 @@ def invariant_sweep(n, seed, opts, codes_out):
         sweep_chunk(state, perm, c, n, seed, opts, codes_out)
 
 
-@njit(cache=True)
-def perft(state, depth, opts):
-    """Number of distinct legal action sequences of length ``depth`` from ``state`` (shorter if the game ends)."""
-    if depth == 0 or state[PHASE] == TERMINAL:
-        return np.int64(1)
-    stack = np.empty((depth + 1, STATE_LEN), dtype=np.int64)
-    offsets = np.zeros(depth + 1, dtype=np.int64)
-    masks = np.zeros(depth + 1, dtype=np.int64)
-    stack[0, :] = state
+@njit(cache=True, _nrt=False)
+def perft_search(stack, offsets, masks, depth, opts):
+    """Count the action sequences of length ``depth`` from ``stack[0]``; the other arguments are scratch."""
     offsets[0], masks[0] = legal_set(stack[0], opts)
     level = 0
     count = np.int64(0)
@@ -149,7 +144,9 @@ def perft(state, depth, opts):
         low = mask & -mask
         masks[level] = mask ^ low
         child = stack[level + 1]
-        child[:] = stack[level]
+        parent = stack[level]
+        for i in range(STATE_LEN):
+            child[i] = parent[i]
         step(child, offsets[level] + lowest_index(low), opts)
         if level + 1 == depth or child[PHASE] == TERMINAL:
             count += 1
@@ -157,6 +154,18 @@ def perft(state, depth, opts):
             level += 1
             offsets[level], masks[level] = legal_set(child, opts)
     return count
+
+
+@njit(cache=True)
+def perft(state, depth, opts):
+    """Number of distinct legal action sequences of length ``depth`` from ``state`` (shorter if the game ends)."""
+    if depth == 0 or state[PHASE] == TERMINAL:
+        return np.int64(1)
+    stack = np.empty((depth + 1, STATE_LEN), dtype=np.int64)
+    offsets = np.zeros(depth + 1, dtype=np.int64)
+    masks = np.zeros(depth + 1, dtype=np.int64)
+    stack[0, :] = state
+    return perft_search(stack, offsets, masks, depth, opts)
 
 
 @njit(cache=True, parallel=True)

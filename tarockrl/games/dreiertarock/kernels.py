@@ -128,6 +128,11 @@ from tarockrl.games.dreiertarock.rules import (
 )
 
 ONE = np.int64(1)
+KERNEL = {"cache": True, "_nrt": False}
+"""Options of every kernel that allocates nothing: no reference counting of the array arguments (numba would
+otherwise add two atomic increments and decrements to every call, a large share of a playout's time)."""
+KERNEL_INLINE = {"cache": True, "_nrt": False, "inline": "always"}
+"""The per-phase pieces of ``legal_set`` and ``apply_unchecked``: inlined into those two dispatchers only."""
 MOND_SKS = np.int64(T21_MASK | SKS_MASK)
 GAME_VALUE = np.array(_GAME_VALUES, dtype=np.int64)
 BIRD_SILENT_VALUE = np.array(_BIRD_SILENT, dtype=np.int64)
@@ -139,7 +144,7 @@ TRULL_BONUS = 10  # Trull, King Trull and Mondfang
 # ---------------------------------------------------------------------------------------------------------
 # deal
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(**KERNEL)
 def init_from_deal(state, hand0, hand1, hand2, packet0, packet1, dealer, opts):
     """Fill ``state`` with the start of a deal: seat hands, the two talon packets (masks) and the dealer.
 
@@ -177,7 +182,7 @@ def init_from_deal(state, hand0, hand1, hand2, packet0, packet1, dealer, opts):
     auto_play_forced(state, opts)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def deal_with_rng(state, rng, perm, opts):
     """Deal a uniformly random deal (dealer and cards) from generator ``rng``; returns the advanced generator.
 
@@ -219,13 +224,13 @@ def deal(state, seed, deal_id, opts):
 # ---------------------------------------------------------------------------------------------------------
 # legal actions, one function per phase
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def rank_of(seat, dealer):
     """Seniority rank: 0 forehand, 1 middlehand, 2 rearhand (the dealer)."""
     return (seat - dealer + 2) % 3
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def auction_legal(state, opts):
     """Auction calls of the seat to act as a mask over ``OFF_AUCTION`` (bit 0 PASS, 1 HOLD, 1 + L BID_L)."""
     p = state[CUR]
@@ -253,7 +258,7 @@ def auction_legal(state, opts):
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def discard_legal(hand, left, opts):
     """Cards the declarer may discard with ``left`` discards still to make."""
     plain = hand & PLAIN_NONKING
@@ -262,7 +267,7 @@ def discard_legal(hand, left, opts):
     return plain | (hand & NONTRULL_TAROCKS)
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def announce_legal(state, opts):
     """Announcements and doublings of the seat to act as a mask over ``OFF_ANNOUNCE``.
 
@@ -296,7 +301,7 @@ def announce_legal(state, opts):
     return mask
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def trick_mask(state):
     """The cards of the current trick as a mask."""
     m = np.int64(0)
@@ -305,7 +310,7 @@ def trick_mask(state):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL)
 def trischaken_restrict(legal, hand, state, opts):
     """Trischaken: Stichzwang (beat the winning card if possible), then the Pagat restriction."""
     n = state[TRICK_N]
@@ -327,7 +332,7 @@ def trischaken_restrict(legal, hand, state, opts):
     return restricted
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def play_legal(state, opts):
     """Cards the seat to act may play now (Farbzwang and Tarockzwang; Trischaken restrictions)."""
     hand = state[HAND + state[CUR]]
@@ -340,9 +345,9 @@ def play_legal(state, opts):
     return legal
 
 
-@njit(cache=True, inline="always")
-def legal_set(state, opts):
-    """The legal actions as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of mask is set."""
+@njit(**KERNEL_INLINE)
+def _legal_set(state, opts):
+    """Body of :func:`legal_set` (inlined into the playout loop)."""
     phase = state[PHASE]
     if phase == PLAY:
         return OFF_PLAY, play_legal(state, opts)
@@ -357,7 +362,13 @@ def legal_set(state, opts):
     return 0, np.int64(0)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
+def legal_set(state, opts):
+    """The legal actions as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of mask is set."""
+    return _legal_set(state, opts)
+
+
+@njit(**KERNEL)
 def legal_mask(state, opts, out):
     """Write the legal-action mask (bool[NUM_ACTIONS]) of ``state`` into ``out``."""
     out[:] = False
@@ -367,7 +378,7 @@ def legal_mask(state, opts, out):
         mask &= mask - 1
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def is_legal(state, action, opts):
     """True when ``action`` is legal in ``state``."""
     if action < 0 or action >= NUM_ACTIONS:
@@ -380,14 +391,14 @@ def is_legal(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 # phase transitions
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def _finish(state, opts):
     score(state, opts)
     state[PHASE] = TERMINAL
     state[CUR] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def _start_play(state, opts):
     leader = (state[DEALER] + 1) % 3
     if opts[O_SOLO_DECL_LEADS] != 0 and state[CONTRACT] >= SOLO:
@@ -398,14 +409,14 @@ def _start_play(state, opts):
     state[TRICK_N] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def _start_announce(state):
     state[PHASE] = ANNOUNCE
     state[CUR] = state[DECLARER]
     state[GOODS] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def _apply_call(state, action, opts):
     p = state[CUR]
     if action == A_PASS:
@@ -443,7 +454,7 @@ def _apply_call(state, action, opts):
         state[CUR] = q
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def _apply_announce(state, action, opts):
     p = state[CUR]
     if action == A_GOOD:
@@ -462,7 +473,7 @@ def _apply_announce(state, action, opts):
         state[GOODS] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(**KERNEL_INLINE)
 def _apply_play(state, card, opts):
     p = state[CUR]
     b = ONE << card
@@ -520,9 +531,9 @@ def _apply_play(state, card, opts):
     state[CUR] = winner
 
 
-@njit(cache=True, inline="always")
-def apply_unchecked(state, action, opts):
-    """Apply a legal ``action`` (no legality check, no forced-move handling) and record it."""
+@njit(**KERNEL_INLINE)
+def _apply(state, action, opts):
+    """Body of :func:`apply_unchecked` (inlined into the playout loop)."""
     h = state[HIST_LEN]
     if h < MAX_EPISODE_LENGTH:
         state[HIST + h] = action
@@ -554,7 +565,13 @@ def apply_unchecked(state, action, opts):
         state[PHASE] = DISCARD
 
 
-@njit(cache=True)
+@njit(**KERNEL)
+def apply_unchecked(state, action, opts):
+    """Apply a legal ``action`` (no legality check, no forced-move handling) and record it."""
+    _apply(state, action, opts)
+
+
+@njit(**KERNEL)
 def auto_play_forced(state, opts):
     """With the option ``auto_play_forced``, apply every single-legal-action decision from here on."""
     if opts[O_AUTO_FORCED] == 0:
@@ -566,15 +583,21 @@ def auto_play_forced(state, opts):
         apply_unchecked(state, offset + lowest_index(mask), opts)
 
 
-@njit(cache=True, inline="always")
-def step(state, action, opts):
-    """Apply a legal action, then any forced decisions (no legality check)."""
-    apply_unchecked(state, action, opts)
+@njit(**KERNEL_INLINE)
+def _step(state, action, opts):
+    """Body of :func:`step` (inlined into the playout loop)."""
+    _apply(state, action, opts)
     if opts[O_AUTO_FORCED] != 0:
         auto_play_forced(state, opts)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
+def step(state, action, opts):
+    """Apply a legal action, then any forced decisions (no legality check)."""
+    _step(state, action, opts)
+
+
+@njit(**KERNEL)
 def apply_action(state, action, opts):
     """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
     if state[PHASE] == TERMINAL:
@@ -588,7 +611,7 @@ def apply_action(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 # scoring
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(**KERNEL)
 def _score_trischaken(state, opts):
     p0 = thirds(state[WON]) // 3
     p1 = thirds(state[WON + 1]) // 3
@@ -612,7 +635,7 @@ def _score_trischaken(state, opts):
             state[RESULT + s] = 0
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def bird_items(state, opts, cancel, bonus_factor):
     """Net value of the bird items for the declarer's side (announced and silent)."""
     d = state[DECLARER]
@@ -634,7 +657,7 @@ def bird_items(state, opts, cancel, bonus_factor):
     return net
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def score(state, opts):
     """Fill ``POINTS`` and ``RESULT`` of a finished deal (the zero-sum settlement)."""
     if state[THROWN_IN] != 0 or state[VOID] != 0:
@@ -699,7 +722,7 @@ def score(state, opts):
     state[RESULT + f2] = -net
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def returns(state, out):
     """Write the settlement (float64[3], zeros before the end) into ``out``."""
     terminal = state[PHASE] == TERMINAL
@@ -707,13 +730,10 @@ def returns(state, out):
         out[s] = state[RESULT + s] if terminal else 0
 
 
-@njit(cache=True, inline="always")
-def random_action(state, opts, rng):
-    """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 when terminal).
-
-    A single legal action is returned without drawing from the generator.
-    """
-    offset, mask = legal_set(state, opts)
+@njit(**KERNEL_INLINE)
+def _random_action(state, opts, rng):
+    """Body of :func:`random_action` (inlined into the playout loop)."""
+    offset, mask = _legal_set(state, opts)
     if (mask & (mask - 1)) == 0:
         if mask == 0:
             return rng, np.int64(-1)
@@ -722,10 +742,19 @@ def random_action(state, opts, rng):
     return rng, offset + nth_set_index(mask, r)
 
 
+@njit(**KERNEL)
+def random_action(state, opts, rng):
+    """A uniformly random legal action; returns ``(new_rng, action)`` (action -1 when terminal).
+
+    A single legal action is returned without drawing from the generator.
+    """
+    return _random_action(state, opts, rng)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # invariants
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(**KERNEL)
 def talon_unassigned(state):
     """Talon cards that are in nobody's hand or pile (before the talon is used, Trischaken, throw-ins)."""
     if state[PHASE] == AUCTION or state[PHASE] == TALON or state[DECLARER] < 0:
@@ -733,7 +762,7 @@ def talon_unassigned(state):
     return np.int64(0)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def check_invariants(state, opts):
     """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
 

@@ -133,7 +133,7 @@ def _put_cards(out, offset, mask):
         mask &= mask - 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe(state, player, opts, out):
     """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
     out[:] = 0.0
