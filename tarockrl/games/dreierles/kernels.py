@@ -511,7 +511,7 @@ def apply_unchecked(state, action, opts):
         _enter_raeuber_knock(state, opts)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def auto_play_forced(state, opts):
     """With the option ``auto_play_forced``, apply every single-legal-action decision from here on."""
     if opts[O_AUTO_FORCED] == 0:
@@ -527,7 +527,8 @@ def auto_play_forced(state, opts):
 def step(state, action, opts):
     """Apply a legal action, then any forced decisions (no legality check)."""
     apply_unchecked(state, action, opts)
-    auto_play_forced(state, opts)
+    if opts[O_AUTO_FORCED] != 0:
+        auto_play_forced(state, opts)
 
 
 @njit(cache=True, _nrt=False)
