@@ -21,7 +21,7 @@ from tarockrl.errors import (  # noqa: E402
     TarockError,
     WrongGameError,
 )
-from tarockrl.games import list_games, make_game  # noqa: E402
+from tarockrl.games import list_games, make_game, warmup  # noqa: E402
 from tarockrl.games.api import TERMINAL_PLAYER, Batch, Game, State  # noqa: E402
 
 __version__ = "0.1.0"
@@ -32,6 +32,7 @@ __all__ = [
     "__version__",
     "make_game",
     "list_games",
+    "warmup",
     "Game",
     "State",
     "Batch",

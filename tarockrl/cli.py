@@ -141,6 +141,13 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_warmup(args: argparse.Namespace) -> int:
+    """``tarockrl warmup``: compile every kernel ahead of time (fills numba's cache)."""
+    for name, seconds in tarockrl.warmup(args.game).items():
+        print(f"{name:<14} ready in {seconds:.1f} s")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``tarockrl`` command."""
     parser = argparse.ArgumentParser(prog="tarockrl", description=__doc__.split("\n")[0])
@@ -172,6 +179,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_selfcheck)
+
+    p = sub.add_parser("warmup", help="compile every kernel ahead of time (fills the cache)")
+    p.add_argument("--game", action="append")
+    p.set_defaults(func=cmd_warmup)
 
     p = sub.add_parser("games", help="list the games")
     p.add_argument("--options", action="store_true", help="also list every rules option")

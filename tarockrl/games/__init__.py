@@ -15,7 +15,6 @@ _MODULES = {
     "dreierles": "tarockrl.games.dreierles",
     "troccas": "tarockrl.games.troccas",
     "tatteln": "tarockrl.games.tatteln",
-    "tatteln": "tarockrl.games.tatteln",
     "dreiertarock": "tarockrl.games.dreiertarock",
 }
 
@@ -38,4 +37,33 @@ def make_game(name: str, **options: Any) -> Game:
     return Game(game_definition(name), **options)
 
 
-__all__ = ["Batch", "Game", "GameDefinition", "State", "list_games", "make_game", "game_definition"]
+def warmup(games: list[str] | None = None) -> dict[str, float]:
+    """Compile (or load from numba's cache) every kernel of the given games (default: all).
+
+    Call it once at start-up so that the first real step is not slowed by compilation. Returns the seconds
+    spent per game.
+    """
+    import time
+
+    spent: dict[str, float] = {}
+    for name in games or list_games():
+        start = time.perf_counter()
+        game = make_game(name)
+        state = game.new_initial_state(seed=0)
+        state.apply_action(state.legal_actions()[0])
+        state.observation(0)
+        state.returns()
+        game.state_from_bytes(state.to_bytes())
+        game.perft(state, 1)
+        batch = game.new_batch(2, seed=0)
+        batch.legal_masks()
+        batch.observations()
+        batch.step(batch.random_actions(seed=0))
+        batch.returns()
+        game.random_playouts(2, seed=0)
+        game.invariant_sweep(2, seed=0)
+        spent[name] = time.perf_counter() - start
+    return spent
+
+
+__all__ = ["Batch", "Game", "GameDefinition", "State", "list_games", "make_game", "game_definition", "warmup"]
