@@ -241,3 +241,14 @@ def test_text_output():
     assert "settlement" in str(done)
     assert repr(GAME) == "make_game('tatteln')"
     assert repr(tarockrl.make_game("tatteln", deck_size=36)) == "make_game('tatteln', deck_size=36)"
+
+
+def test_transcript_of_a_rob():
+    from tests.tatteln.test_worked_examples import _e6_before_trick_5
+
+    state = _e6_before_trick_5()
+    act(state, "ROB")
+    act(state, "ANNOUNCE_SEQ")
+    text = state.transcript()
+    assert "A ROB: takes H9, leaves H7 face up" in text
+    assert "Tattel to the jack (52) against nothing (0): good; A scores 3" in text

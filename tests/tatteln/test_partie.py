@@ -134,3 +134,27 @@ def test_record_uses_the_deal_result():
     rec = p.record(state)
     assert rec.settlement == tuple(state.returns().tolist())
     assert sum(rec.deal_points) > 0
+
+
+def test_example_1_as_a_first_partie_deal():
+    p = _partie()
+    p.record_result((109, 69))
+    assert p.totals == [109, 69] and not p.over
+    p = _partie(100)
+    p.record_result((109, 69))
+    assert p.over and p.winner == 0 and p.stake == 1  # 2 * 69 = 138 >= 100: single
+
+
+def test_example_4_matsch_deal_recorded_from_its_state():
+    from tests.tatteln.helpers import score_row, state_of
+
+    won_b = "HA HT DA DT CA CT HK DK"
+    from tarockrl.games.tatteln.cards import CARD_CODES_32
+
+    won_a = " ".join(c for c in CARD_CODES_32 if c not in won_b.split())
+    row = score_row(GAME, [won_a, won_b], meld=[3, 14], final_won=[9, 0], last_winner=0, trump=3, dealer=1)
+    p = Partie(GAME, seed=1, first_dealer=1)
+    rec = p.record(state_of(GAME, row))
+    assert rec.deal_points == (94, 0) and rec.matsched == 1 and rec.settlement == (188.0, -188.0)
+    assert p.over and p.winner == 0 and p.stake == 2 and p.totals == [94, 0]
+    assert p.settlement().tolist() == [2.0, -2.0]

@@ -31,7 +31,19 @@ Where the rules text leaves room, this implementation reads it as follows.
   settles +-2 by default); a drawn deal settles 0.
 * **Observation.** The spec's suggested compact vector, plus the previous trick and the public facts of 9.1
   (who robbed, who drew the bottom card, the scored atoms of both seats as window ids and rank patterns).
-  The partie totals are not part of a deal's observation.
+  Finished tricks are shown as the cards each seat played and won, and the last trick in full (the spec lets an
+  environment show every trick; this is the memory-free part of it). The partie totals are not part of a
+  deal's observation (``Partie.features`` gives them).
+* **Revealed cards.** ``revealed[p]`` holds the cards of every atom scored by ``p`` (as announcer or as blocker),
+  the turn-up taken by ROB and the face-up bottom card drawn at the end of the stock; a card leaves it when it is
+  played or given away by ROB. Under ``no_trump`` the last stock card is face down and is not revealed.
+* **Deal notation.** Hands are sets: ``deal()`` lists them in card-index order, and a given deal is stored with
+  the forehand's cards at ``d[0], d[2], ...`` in that order. The turn-up and the stock order are kept exactly.
+* **State size.** 1024 bytes with 32 cards, 1120 with 36: the history needs one slot per action and the spec
+  bounds a deal by ``6K - 7`` actions (89 / 101); the rest of the row is 39 slots, with rarely read facts
+  packed into bit fields.
+* **Random playouts.** ``random_playouts`` uses a register-resident copy of the rules (:mod:`.fastplay`) that
+  makes exactly the random choices of the row kernels (tests compare both on many deals and option sets).
 """
 
 from __future__ import annotations
