@@ -188,7 +188,6 @@ def state_to_string(game, row: np.ndarray) -> str:
 def describe_announcement(row: np.ndarray, n: int) -> str:
     """The last announcement of a row as text."""
     ann = int(row[L.ANN])
-    by = (ann >> L.ANN_BY_SHIFT) & 1
     cls = (ann >> L.ANN_CLASS_SHIFT) & 1
     outcome = (ann >> L.ANN_OUTCOME_SHIFT) & 3
     ka = (ann >> L.ANN_KA_SHIFT) & 255
@@ -202,7 +201,7 @@ def describe_announcement(row: np.ndarray, n: int) -> str:
         text += "; " + ", ".join(who)
     else:
         text += "; nobody scores"
-    return f"{SEAT_NAMES[by]}: " + text
+    return text
 
 
 def transcript(game, row: np.ndarray) -> str:
@@ -245,10 +244,12 @@ def transcript(game, row: np.ndarray) -> str:
         elif a == n + 2:
             taken = int(replay[L.BOTTOM])
             k.apply_unchecked(replay, np.int64(a), opts)
-            out.append(f"      {name} ROB: takes {codes[taken]}, leaves {codes[int(replay[L.BOTTOM])]} face up")
+            out.append(f"  {int(replay[L.TRICKS]) + 1:>2}. {name} ROB: takes {codes[taken]}, leaves "
+                       f"{codes[int(replay[L.BOTTOM])]} face up")
         else:
             k.apply_unchecked(replay, np.int64(a), opts)
-            out.append(f"      {action_to_string(a, n)} by {describe_announcement(replay, n)}")
+            out.append(f"  {int(replay[L.TRICKS]) + 1:>2}. {name} {action_to_string(a, n)}: "
+                       f"{describe_announcement(replay, n)}")
     if row[L.PHASE] == L.TERMINAL:
         d0, d1, x, mult = k.deal_points(row, opts)
         out.append("Result:")
