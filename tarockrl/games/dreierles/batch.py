@@ -77,6 +77,19 @@ def batch_random_actions(states, seed, step_no, opts, out):
         out[i] = a
 
 
+@njit(cache=True, _nrt=False)
+def _playout_chunk(state, scratch, first, last, seed, opts, returns_out, lengths_out):
+    """Serial body of :func:`random_playouts` for games ``first..last-1`` (optimises better than a parfor)."""
+    for g in range(first, last):
+        rng = deal_with_rng(state, stream_seed(seed, g), opts, scratch)
+        while state[PHASE] != TERMINAL:
+            rng, a = random_action(state, opts, rng)
+            step(state, a, opts)
+        for s in range(3):
+            returns_out[g, s] = state[RESULT + s]
+        lengths_out[g] = state[HIST_LEN]
+
+
 @njit(cache=True, parallel=True)
 def random_playouts(n, seed, opts, returns_out, lengths_out):
     """Play ``n`` whole deals with uniformly random legal actions.
@@ -87,14 +100,8 @@ def random_playouts(n, seed, opts, returns_out, lengths_out):
     for chunk in prange((n + CHUNK - 1) // CHUNK):
         state = np.empty(STATE_LEN, dtype=np.int64)
         scratch = np.empty(SCRATCH_LEN, dtype=np.int64)
-        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            rng = deal_with_rng(state, stream_seed(seed, g), opts, scratch)
-            while state[PHASE] != TERMINAL:
-                rng, a = random_action(state, opts, rng)
-                step(state, a, opts)
-            for s in range(3):
-                returns_out[g, s] = state[RESULT + s]
-            lengths_out[g] = state[HIST_LEN]
+        _playout_chunk(state, scratch, chunk * CHUNK, min(n, (chunk + 1) * CHUNK), seed, opts, returns_out,
+                       lengths_out)
 
 
 @njit(cache=True, parallel=True)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
-from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.rng import below, stream_seed
+from tarockrl.engine.select import select_bit
+from tarockrl.engine.shuffle import shuffle_prefix_pairs
 from tarockrl.engine.tricks import beats_highest_index, follow_or_trump, weighted_popcount
 from tarockrl.games.dreierles.cards import (
     ALL,
@@ -164,7 +166,7 @@ def deal_with_rng(state, rng, opts, scratch):
     perm = scratch[:54]
     for i in range(54):
         perm[i] = i
-    rng = shuffle_prefix(rng, perm, 54)
+    rng = shuffle_prefix_pairs(rng, perm, 54)
     fh = (dealer + 1) % 3
     mh = (dealer + 2) % 3
     hands = scratch[54:57]
@@ -704,7 +706,7 @@ def random_action(state, opts, rng):
     if k == 0:
         return rng, np.int64(-1)
     rng, r = below(rng, k)
-    return rng, offset + nth_set_index(mask, r)
+    return rng, offset + select_bit(mask, r)
 
 
 @njit(cache=True)
