@@ -34,8 +34,9 @@ def _parse_options(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def _add_game_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", default="dreierles", help=f"one of {', '.join(tarockrl.list_games())}")
+def _add_game_args(p: argparse.ArgumentParser, default_game: str | None = "dreierles") -> None:
+    p.add_argument("--game", default=default_game,
+                   help=f"one of {', '.join(tarockrl.list_games())} (default dreierles)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                    help="a rules option of the game (repeatable), e.g. -o raeuber_restrictions=none")
 
@@ -83,9 +84,40 @@ def result_table(returns: np.ndarray, lengths: np.ndarray) -> str:
     return "\n".join(lines)
 
 
+def load_play_config(path: str) -> dict[str, Any]:
+    """Read a play config (YAML: game, deals, seed, options); unknown keys raise ``BadOptionError``."""
+    from tarockrl.errors import BadOptionError
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh) or {}
+    except OSError as err:
+        raise BadOptionError(f"cannot read config {path!r}: {err}") from None
+    except yaml.YAMLError as err:
+        raise BadOptionError(f"config {path!r} is not valid YAML: {err}") from None
+    if not isinstance(data, dict):
+        raise BadOptionError(f"config {path!r} must be a mapping with keys game, deals, seed, options")
+    unknown = sorted(set(data) - {"game", "deals", "seed", "options"})
+    if unknown:
+        raise BadOptionError(f"config {path!r}: unknown key(s) {unknown}; allowed: game, deals, seed, options")
+    if not isinstance(data.get("options", {}) or {}, dict):
+        raise BadOptionError(f"config {path!r}: options must be a mapping of rules options")
+    return data
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """``tarockrl play``: random agents, a result table."""
-    game = tarockrl.make_game(args.game, **_parse_options(args.option))
+    options: dict[str, Any] = {}
+    config = load_play_config(args.config) if args.config else {}
+    # flags given on the command line win over the config file, which wins over the defaults
+    args.game = args.game or config.get("game", "dreierles")
+    args.deals = int(args.deals if args.deals is not None else config.get("deals", 1000))
+    args.seed = int(args.seed if args.seed is not None else config.get("seed", 0))
+    options.update(config.get("options") or {})
+    options.update(_parse_options(args.option))
+    if args.deals < 1:
+        raise TarockError("--deals must be at least 1")
+    game = tarockrl.make_game(args.game, **options)
     returns, lengths = play_random_deals(game, args.deals, args.seed, progress=not args.quiet)
     print(f"{game!r}: random legal play, seed {args.seed}")
     print(result_table(returns, lengths))
@@ -155,10 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("play", help="play random deals and print a result table")
-    _add_game_args(p)
-    p.add_argument("--deals", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
+    _add_game_args(p, default_game=None)
+    p.add_argument("--deals", type=int, default=None, help="number of deals (default 1000)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the deals and of the random agents (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--config", help="YAML file with game, deals, seed and options (see configs/)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("show", help="play one deal with random agents and print its transcript")
@@ -193,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``tarockrl`` console command."""
     args = build_parser().parse_args(argv)
-    if getattr(args, "deals", 1) < 1:
+    if (getattr(args, "deals", 1) or 1) < 1:
         print("tarockrl: error: --deals must be at least 1", file=sys.stderr)
         return 2
     try:

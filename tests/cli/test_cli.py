@@ -59,3 +59,17 @@ def test_selfcheck_and_games(capsys):
 def test_python_dash_m(args):
     out = subprocess.run([sys.executable, "-m", "tarockrl", *args], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and ("tarockrl" in out.stdout)
+
+
+def test_play_from_config_file(capsys, tmp_path):
+    import pathlib
+
+    config = pathlib.Path(__file__).resolve().parents[2] / "configs" / "play_dreierles.yaml"
+    assert main(["play", "--config", str(config), "--deals", "100", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "raeuber_restrictions='iffezheim'" in out and "100 deals" in out  # the flag wins
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: dreierles\ncolour: red\n")
+    assert main(["play", "--config", str(bad), "--quiet"]) == 2
+    assert "unknown key" in capsys.readouterr().err
+    assert main(["play", "--config", str(tmp_path / "missing.yaml"), "--quiet"]) == 2
