@@ -95,9 +95,9 @@ def _rate(fn, min_seconds: float = 1.0) -> float:
 def measure_startup(game: str) -> dict[str, float]:
     """Cold (empty cache) and cached start-up: import + make_game + one playout, in fresh interpreters."""
     code = (
-        "import time; t=time.perf_counter(); import tarockrl; g=tarockrl.make_game(%r); "
+        f"import time; t=time.perf_counter(); import tarockrl; g=tarockrl.make_game({game!r}); "
         "g.random_playouts(4, seed=0); s=g.new_initial_state(seed=0); s.apply_action(s.legal_actions()[0]); "
-        "s.observation(0); g.new_batch(2).legal_masks(); print(time.perf_counter()-t)" % game
+        "s.observation(0); g.new_batch(2).legal_masks(); print(time.perf_counter()-t)"
     )
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -146,9 +146,10 @@ def run_engine_benchmark(game_name: str = "dreierles", deals: int = 200_000, sta
         return count
 
     result["api_apply_action_per_s"] = _rate(api_loop, seconds)
-    result["ratio_batch_vs_api_steps"] = (
-        result["full_deals_per_s_1_thread"] * 52 / result["api_apply_action_per_s"]
-    )
+    _, lengths = game.random_playouts(10_000, seed=5, return_lengths=True)
+    result["mean_actions_per_deal"] = float(lengths.mean())
+    result["batch_actions_per_s_1_thread"] = result["full_deals_per_s_1_thread"] * float(lengths.mean())
+    result["ratio_batch_vs_api_steps"] = result["batch_actions_per_s_1_thread"] / result["api_apply_action_per_s"]
     if startup:
         result.update(measure_startup(game_name))
     return result
