@@ -1,0 +1,98 @@
+"""Determinism: same seed -> same bytes; 1 vs 2 numba threads; JIT on vs NUMBA_DISABLE_JIT=1."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+
+import tarockrl
+
+GAME = tarockrl.make_game("dreiertarock")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_same_seed_same_bytes():
+    a = GAME.new_initial_state(seed=123, deal_id=7)
+    b = GAME.new_initial_state(seed=123, deal_id=7)
+    assert a.to_bytes() == b.to_bytes()
+    assert GAME.new_initial_state(seed=123, deal_id=8).to_bytes() != a.to_bytes()
+    assert np.array_equal(GAME.new_batch(50, seed=9).rows, GAME.new_batch(50, seed=9).rows)
+    # a batch row i is the single deal (seed, first_deal_id + i)
+    batch = GAME.new_batch(5, seed=9, first_deal_id=3)
+    assert np.array_equal(batch.rows[2], GAME.new_initial_state(seed=9, deal_id=5).row)
+    r1, l1 = GAME.random_playouts(5000, seed=3, return_lengths=True)
+    r2, l2 = GAME.random_playouts(5000, seed=3, return_lengths=True)
+    assert np.array_equal(r1, r2) and np.array_equal(l1, l2)
+    # a game's result does not depend on how many games are played with it
+    r3 = GAME.random_playouts(700, seed=3)
+    assert np.array_equal(r3, r1[:700])
+
+
+def test_thread_count_does_not_matter():
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = GAME.random_playouts(20_000, seed=5, return_lengths=True)
+        one_codes = GAME.invariant_sweep(3000, seed=5)
+        one_actions = GAME.new_batch(1000, seed=5).random_actions(seed=1, step_no=2)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = GAME.random_playouts(20_000, seed=5, return_lengths=True)
+        two_codes = GAME.invariant_sweep(3000, seed=5)
+        two_actions = GAME.new_batch(1000, seed=5).random_actions(seed=1, step_no=2)
+    finally:
+        numba.set_num_threads(threads)
+    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
+    assert np.array_equal(one_codes, two_codes)
+    assert np.array_equal(one_actions, two_actions)
+
+
+PROBE = r"""
+import json, sys
+import numpy as np
+import tarockrl
+from tests.dreiertarock.test_worked_examples import play_a
+g = tarockrl.make_game("dreiertarock")
+r, l = g.random_playouts(6, seed=11, return_lengths=True)
+gt = tarockrl.make_game("dreiertarock", all_pass_rule="trischaken", auto_play_forced=True)
+rt, lt = gt.random_playouts(4, seed=12, return_lengths=True)
+s = g.new_initial_state(seed=4)
+b = g.new_batch(3, seed=2)
+b.step(b.random_actions(seed=1, step_no=0))
+a = play_a()
+out = {
+    "returns": r.tolist(), "lengths": l.tolist(), "tr": rt.tolist(), "tl": lt.tolist(),
+    "sweep": g.invariant_sweep(3, seed=13).tolist(),
+    "perft": g.perft(s, 3),
+    "deal": s.deal(),
+    "rows": b.rows.tolist(),
+    "obs": [float(x) for x in b.observations()[1]],
+    "example_a": a.returns().tolist(),
+    "obs_a": [float(x) for x in a.observation(1)],
+}
+print(json.dumps(out))
+"""
+
+
+def _probe(disable_jit: bool) -> dict:
+    env = dict(os.environ)
+    env["NUMBA_DISABLE_JIT"] = "1" if disable_jit else "0"
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_jit_on_and_off_agree():
+    jit = _probe(False)
+    nojit = _probe(True)
+    assert jit.keys() == nojit.keys()
+    for key in jit:
+        assert jit[key] == nojit[key], key
+    assert jit["example_a"] == [40, -20, -20]
