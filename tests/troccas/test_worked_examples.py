@@ -391,6 +391,11 @@ def test_10_7_double_lead_eight_card_trick():
     assert state.current_player() == 1 and state.row[L.TRICK_N] == 2
     play(state, "1:c9 2:c1 3:c10 1:c4 2:c6")
     assert state.current_player() == 3 and legal_codes(state) == ["T5"]
+    from tarockrl.games.troccas.observe import OBS_DOUBLE, OBS_SECOND_ROUND
+
+    obs = state.observation(0)
+    assert obs[OBS_DOUBLE] == 1
+    assert np.flatnonzero(obs[OBS_SECOND_ROUND:OBS_SECOND_ROUND + 78]).tolist() == cards("c6 c4")
     card(state, "T5", 3)
     row = state.row
     assert row[L.LAST_N] == 8 and row[L.LAST_WINNER] == 3 and row[L.TRICK_NO] == 1

@@ -33,6 +33,7 @@ block               size  meaning
 ``LEADER``             4  leader of the current trick (relative, one-hot)
 ``LED``                5  led suit of the current trick: cups, coins, batons, swords, trumps
 ``DOUBLE``             1  the current trick is a double lead
+``SECOND_ROUND``      78  double lead only: the cards of the current trick played in its second round
 ``LED_SUITS``          4  plain suits led in completed tricks
 ``LAST_TRICK``       312  per relative seat, its card(s) in the last completed trick
 ``LAST_WINNER``        4  winner of the last completed trick (relative, one-hot)
@@ -120,9 +121,10 @@ _sizes = [
     ("HAND", 78), ("DEALER", 4), ("BALANCE", 2), ("REDEALS", 11), ("REDEAL_KINDS", 2), ("PHASE", 8),
     ("TO_MOVE", 4), ("PATTERN", 3), ("PATTERN_BY", 4), ("PACKETS", 3), ("EXPOSED", 312), ("TALK", 144),
     ("VOTES", 24), ("FORCE_DECLINED", 1), ("SCART", 78), ("N_SCART", 1), ("SCART_JACK", 2), ("PLAYED", 312),
-    ("TRICK", 312), ("LEADER", 4), ("LED", 5), ("DOUBLE", 1), ("LED_SUITS", 4), ("LAST_TRICK", 312),
-    ("LAST_WINNER", 4), ("PILES", 156), ("TRICKS_WON", 2), ("HAND_SIZES", 4), ("TRICK_NO", 1), ("KNOCKS", 84),
-    ("BUOB", 12), ("SWAPS", 56), ("FOOL", 2), ("FOOL_PAID", 78), ("POINTS", 2), ("RESULT", 2),
+    ("TRICK", 312), ("LEADER", 4), ("LED", 5), ("DOUBLE", 1), ("SECOND_ROUND", 78), ("LED_SUITS", 4),
+    ("LAST_TRICK", 312), ("LAST_WINNER", 4), ("PILES", 156), ("TRICKS_WON", 2), ("HAND_SIZES", 4),
+    ("TRICK_NO", 1), ("KNOCKS", 84), ("BUOB", 12), ("SWAPS", 56), ("FOOL", 2), ("FOOL_PAID", 78), ("POINTS", 2),
+    ("RESULT", 2),
 ]
 OBS_OFFSETS: dict[str, int] = {}
 _pos = 0
@@ -154,6 +156,7 @@ OBS_TRICK = OBS_OFFSETS["TRICK"]
 OBS_LEADER = OBS_OFFSETS["LEADER"]
 OBS_LED = OBS_OFFSETS["LED"]
 OBS_DOUBLE = OBS_OFFSETS["DOUBLE"]
+OBS_SECOND_ROUND = OBS_OFFSETS["SECOND_ROUND"]
 OBS_LED_SUITS = OBS_OFFSETS["LED_SUITS"]
 OBS_LAST_TRICK = OBS_OFFSETS["LAST_TRICK"]
 OBS_LAST_WINNER = OBS_OFFSETS["LAST_WINNER"]
@@ -245,6 +248,8 @@ def observe(state, player, opts, out):
             out[OBS_LED + state[LED]] = 1.0
         if state[IS_DOUBLE] != 0:
             out[OBS_DOUBLE] = 1.0
+            for i in range(5, state[TRICK_N]):
+                out[OBS_SECOND_ROUND + state[TRICK_CARD + i]] = 1.0
     for s in range(4):
         if ((state[LED_SUITS] >> s) & 1) != 0:
             out[OBS_LED_SUITS + s] = 1.0
