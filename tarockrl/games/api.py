@@ -80,6 +80,9 @@ class GameDefinition:
     transcript: Callable  # (game, row) -> str
     # optional: (rules) -> GameDefinition, for games whose sizes (actions, state, observation) depend on options
     specialize: Callable | None = None
+    # optional: (row, player, opts, rng, scratch) -> (rng, ok), redistributing the cards hidden from player
+    resample_hidden: Callable | None = None
+    resample_scratch_len: int = 0
 
 
 def _as_action(action: Any, num_actions: int) -> int:
@@ -373,6 +376,26 @@ class State:
     def action_to_string(self, action: int) -> str:
         """Readable name of an action (e.g. ``"BID Zweier"``, ``"PLAY T21"``)."""
         return self.game.action_to_string(action)
+
+    def resample_hidden(self, player: int, seed: int) -> State:
+        """A copy in which every card hidden from ``player`` is redealt consistently with what it knows.
+
+        ``player``'s observation of the copy equals its observation of this state; the copy satisfies every
+        invariant and can be played on (for Monte Carlo sampling of hidden hands). Reproducible from ``seed``.
+        """
+        d = self.game._def
+        if d.resample_hidden is None:
+            raise NotImplementedError(f"{self.game.name} has no hidden-card sampler yet")
+        player = _check_int("player", player, 0, self.game.num_players - 1)
+        seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
+        from tarockrl.engine.rng import stream_seed
+
+        row = self._row.copy()
+        scratch = np.zeros(d.resample_scratch_len, dtype=np.int64)
+        _, ok = d.resample_hidden(row, np.int64(player), self.game._opts, stream_seed(seed, player), scratch)
+        if not ok:
+            raise RuntimeError("no consistent redeal of the hidden cards was found")
+        return State(self.game, row, self.seed)
 
     def history(self) -> list[int]:
         """All actions applied since the deal, in order (forced ones included)."""

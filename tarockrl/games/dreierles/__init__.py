@@ -9,7 +9,7 @@ generic :mod:`tarockrl.games.api`.
 from __future__ import annotations
 
 from tarockrl.games.api import GameDefinition
-from tarockrl.games.dreierles import batch, kernels, layout, observe, text
+from tarockrl.games.dreierles import batch, kernels, layout, observe, resample, text
 from tarockrl.games.dreierles.rules import DreierlesRules
 
 DEFINITION = GameDefinition(
@@ -49,6 +49,8 @@ DEFINITION = GameDefinition(
     action_to_string=text.action_to_string,
     state_to_string=text.state_to_string,
     transcript=text.transcript,
+    resample_hidden=resample.resample_hidden,
+    resample_scratch_len=resample.SCRATCH_LEN,
 )
 
 __all__ = ["DEFINITION", "DreierlesRules"]

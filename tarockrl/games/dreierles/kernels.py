@@ -89,6 +89,7 @@ from tarockrl.games.dreierles.layout import (
     TRICK_CARD,
     TRICK_N,
     TRICK_NO,
+    VOIDS,
     WON,
 )
 from tarockrl.games.dreierles.rules import (
@@ -409,8 +410,13 @@ def _apply_play(state, card, opts):
     state[PLAYED_BY + p] |= b
     n = state[TRICK_N]
     state[TRICK_CARD + n] = card
-    if n == 0 and card <= 21:
-        state[N_TRUMP_LED] += 1
+    if n == 0:
+        if card <= 21:
+            state[N_TRUMP_LED] += 1
+    else:
+        led = SUIT_OF_CARD[state[TRICK_CARD]]
+        if (b & led) == 0:  # did not follow: void in the led suit, and in trumps too if he did not trump
+            state[VOIDS + p] |= led if (b & TRUMPS) != 0 else led | TRUMPS
     n += 1
     state[TRICK_N] = n
     if n < 3:

@@ -67,6 +67,7 @@ TRICK_N = _take("trick_n")  # cards in the current trick
 TRICK_CARD = _take("trick_card", 3)  # by position in the trick
 PLAYED_BY = _take("played_by", 3)  # cards each seat has played
 WON = _take("won", 3)  # cards each seat has won in tricks
+VOIDS = _take("voids", 3)  # suits (as card masks) each seat has shown it lacks by not following
 STIESS_PLAYED = _take("stiess_played")  # Stieß played in an earlier trick
 N_TRUMP_LED = _take("n_trump_led")  # tricks led with a trump, the current one included
 LAST_LEADER = _take("last_leader")
@@ -78,6 +79,6 @@ HIST_LEN = _take("hist_len")
 HIST = _take("hist", MAX_EPISODE_LENGTH)
 STATE_LEN = sum(_slots.values())
 SLOT_WIDTHS = dict(_slots)
-LAYOUT_MAGIC = 0x44524549_0001  # "DREI" + layout version
+LAYOUT_MAGIC = 0x44524549_0002  # "DREI" + layout version
 
 del _take
