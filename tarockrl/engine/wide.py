@@ -7,8 +7,9 @@ of ``lo`` when ``i < split`` and bit ``i - split`` of ``hi`` otherwise. Troccas 
 The helpers mirror the one-word helpers of :mod:`.bits` and :mod:`.tricks` (they call them, they do not
 re-implement them) and keep every value ``int64``. A one-word game is the special case ``hi = 0`` with
 ``split = 64``, so the same functions serve both widths. ``highest_index`` (LLVM ``ctlz``) and ``select_index`` (the
-``n``-th set bit through x86 ``pdep`` where the CPU has BMI2, else the loop of ``bits.nth_set_index``) are the
-new one-word primitives; like ``lowest_index`` they have plain-Python fallbacks for ``NUMBA_DISABLE_JIT=1``.
+``n``-th set bit through x86 ``pdep`` where the CPU has a fast BMI2 ``pdep``, else the broadword
+:func:`tarockrl.engine.select.select_bit`) are the new one-word primitives; like ``lowest_index`` they have
+plain-Python fallbacks for ``NUMBA_DISABLE_JIT=1``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
-from tarockrl.engine.rng import next_u64
 from tarockrl.engine.tricks import sum_values
 
 __all__ = [
@@ -33,7 +33,6 @@ __all__ = [
     "wide_follow_or_trump",
     "wide_winner_highest_index",
     "wide_sum_values",
-    "shuffle_prefix_halves",
     "wide_mask_to_indices",
     "indices_to_wide_mask",
 ]
@@ -57,10 +56,14 @@ else:
     from numba.core import types
     from numba.extending import intrinsic
 
+    from tarockrl.engine.select import select_bit
+
     try:
         _HAS_BMI2 = "+bmi2" in _llvm_binding.get_host_cpu_features().flatten().split(",")
+        # AMD before Zen 3 implements pdep in microcode (hundreds of cycles): use the broadword select there
+        _FAST_PDEP = _HAS_BMI2 and _llvm_binding.get_host_cpu_name() not in ("bdver4", "znver1", "znver2")
     except Exception:  # pragma: no cover - exotic hosts
-        _HAS_BMI2 = False
+        _HAS_BMI2 = _FAST_PDEP = False
 
     @intrinsic
     def _ctlz(typingctx, x):
@@ -79,7 +82,7 @@ else:
         """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
         return np.int64(63) - _ctlz(np.int64(x))
 
-    if _HAS_BMI2:
+    if _FAST_PDEP:
 
         @intrinsic
         def _pdep(typingctx, src, mask):
@@ -100,12 +103,12 @@ else:
             """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
             return lowest_index(_pdep(np.int64(1) << np.int64(n), np.int64(x)))
 
-    else:  # pragma: no cover - CPUs without BMI2
+    else:  # pragma: no cover - CPUs without a fast pdep
 
         @njit(cache=True, inline="always")
         def select_index(x, n):
             """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
-            return nth_set_index(x, n)
+            return select_bit(x, n)
 
 
 @njit(cache=True, inline="always")
@@ -206,34 +209,6 @@ def wide_sum_values(lo, hi, values, split):
     t_lo, n_lo = sum_values(lo, values)
     t_hi, n_hi = sum_values(hi, values[split:])
     return t_lo + t_hi, n_lo + n_hi
-
-
-_LOW32 = np.int64(0xFFFFFFFF)
-
-
-@njit(cache=True, _nrt=False)
-def shuffle_prefix_halves(state, values, count):
-    """Fisher-Yates shuffle of ``values[:count]`` in place using both 32-bit halves of every generator output.
-
-    For large packs (78 cards) this halves the generator calls of :func:`tarockrl.engine.rng.shuffle_prefix`.
-    Index ``j`` in ``[0, i]`` is ``(u32 * (i + 1)) >> 32`` (bias below ``(i + 1) / 2**32``, like ``rng.below``).
-    The permutations differ from ``shuffle_prefix``'s for the same generator state. Returns the new state.
-    """
-    i = count - 1
-    while i > 0:
-        state, z = next_u64(state)
-        j = ((z & _LOW32) * (i + 1)) >> np.int64(32)
-        tmp = values[i]
-        values[i] = values[j]
-        values[j] = tmp
-        i -= 1
-        if i > 0:
-            j = (((z >> np.int64(32)) & _LOW32) * (i + 1)) >> np.int64(32)
-            tmp = values[i]
-            values[i] = values[j]
-            values[j] = tmp
-            i -= 1
-    return state
 
 
 def wide_mask_to_indices(lo: int, hi: int, split: int) -> list[int]:

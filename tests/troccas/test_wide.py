@@ -6,7 +6,6 @@ import numpy as np
 
 from tarockrl.engine import wide as W
 from tarockrl.engine.bits import nth_set_index
-from tarockrl.engine.rng import stream_seed
 
 SPLIT = 22
 RNG = np.random.default_rng(11)
@@ -42,6 +41,7 @@ def test_one_word_primitives():
         k = bin(int(x)).count("1")
         n = int(RNG.integers(0, k))
         assert W.select_index(x, np.int64(n)) == nth_set_index(x, n)
+        assert W.wide_nth_set_index(x, np.int64(0), n, 64) == nth_set_index(x, n)
 
 
 def test_one_word_games_are_the_case_hi_zero():
@@ -74,17 +74,3 @@ def test_sum_values():
     for _ in range(100):
         cards, lo, hi = _random_set()
         assert W.wide_sum_values(lo, hi, values, SPLIT) == (int(values[cards].sum()), len(cards))
-
-
-def test_shuffle_prefix_halves_is_a_uniform_permutation():
-    counts = np.zeros((6, 6), dtype=np.int64)
-    state = stream_seed(np.int64(3), np.int64(0))
-    for _ in range(6000):
-        v = np.arange(6, dtype=np.int64)
-        state = W.shuffle_prefix_halves(state, v, 6)
-        assert sorted(v.tolist()) == list(range(6))
-        counts[np.arange(6), v] += 1
-    assert counts.min() > 850 and counts.max() < 1150
-    big = np.arange(78, dtype=np.int64)
-    W.shuffle_prefix_halves(np.int64(1), big, 78)
-    assert sorted(big.tolist()) == list(range(78))

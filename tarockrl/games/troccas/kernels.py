@@ -25,10 +25,10 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.rng import below, mix64, stream_seed
+from tarockrl.engine.shuffle import shuffle_prefix_pairs
 from tarockrl.engine.wide import (
     highest_index,
     select_index,
-    shuffle_prefix_halves,
     wide_follow_or_trump,
     wide_highest_index,
     wide_sum_values,
@@ -357,7 +357,7 @@ def _redeal(state, opts):
     else:
         for i in range(78):
             perm[i] = i
-        state[RNG] = shuffle_prefix_halves(state[RNG], perm, 78)
+        state[RNG] = shuffle_prefix_pairs(state[RNG], perm, 78)
     _reset_attempt(state)
     _start_attempt(state, opts)
 
@@ -446,7 +446,7 @@ def deal_with_rng(state, rng, dealer, bal_a, opts, reuse=False):
     perm = state[PERM:PERM + 78]
     for i in range(78):
         perm[i] = i
-    state[RNG] = shuffle_prefix_halves(rng, perm, 78)
+    state[RNG] = shuffle_prefix_pairs(rng, perm, 78)
     state[N_ARCHIVED] = 0  # the first attempt lives in PERM until a redeal archives it
     _begin_episode(state, opts)
 
