@@ -4,6 +4,19 @@ Modules: :mod:`.cards` (index, codes, masks), :mod:`.rules` (the variant options
 phases, actions), :mod:`.kernels` (numba rules), :mod:`.observe` (observation layout), :mod:`.batch`
 (parallel drivers), :mod:`.text` (deal notation and readable output). ``DEFINITION`` plugs it into the
 generic :mod:`tarockrl.games.api`.
+
+Readings of the spec (where it leaves a choice to the implementation):
+
+* A seed-only deal draws the dealer first, then a Fisher-Yates permutation of the pack, both from the counter-based
+  stream of ``(seed, deal_id)``; the permutation is cut into blind and hands exactly as the spec's procedure says.
+* ``auto_play_forced=True`` also applies forced decisions right after the deal (none exist under the default rules:
+  every auction turn offers at least PASS and SOLO).
+* With ``hand_bonus_basis="dealt"`` the declarer's dealt hand is judged without any trump he discarded under the
+  fallback (the spec says such trumps do not count).
+* The observation records defender knocks and Räuber knocks in one per-seat block; the phase tells them apart.
+* :func:`resample.resample_hidden` uses the voids shown by not following suit as hard constraints; it does not
+  infer holdings from the Räuber play restrictions. For a seat other than the declarer, a pending Pfeife decision
+  is resolved as NO_ANNOUNCE first, as that is what such a seat sees.
 """
 
 from __future__ import annotations
