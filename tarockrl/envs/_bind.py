@@ -32,6 +32,9 @@ __all__ = ["drivers", "kernel_cache_dir", "Runner"]
 _BEGIN = "# ---- bindings (begin)"
 _END = "# ---- bindings (end)"
 _KERNELS = ("deal", "legal_mask", "apply_action", "observe", "returns")
+# optional GameDefinition fields used when a game provides them: a fast random legal action (row, opts, rng) ->
+# (rng, action) for the in-engine opponents, and an unchecked apply (row, action, opts) for actions known legal
+_OPTIONAL = ("random_action", "step")
 _LOCK = threading.Lock()
 _LOADED: dict[str, ModuleType] = {}
 _SOURCE_HASHES: dict[str, str] = {}
@@ -87,8 +90,11 @@ def _folder_hash(folder: Path) -> str:
 def _sources_hash(game: Game) -> str:
     """Hash of the source files the bound kernels come from (their folders) and of the engine."""
     folders = {Path(tarockrl.__file__).parent / "engine"}
-    for name in _KERNELS:
-        py = getattr(getattr(game.definition, name), "py_func", getattr(game.definition, name))
+    for name in _KERNELS + _OPTIONAL:
+        fn = getattr(game.definition, name, None)
+        if fn is None:
+            continue
+        py = getattr(fn, "py_func", fn)
         mod = sys.modules.get(py.__module__)
         if mod is not None and getattr(mod, "__file__", None):
             folders.add(Path(mod.__file__).parent)
@@ -108,15 +114,22 @@ def _bindings(game: Game) -> str:
         f"SLOT_PHASE = {int(d.slot_phase)}",
         f"TERMINAL_PHASE = {int(d.terminal_phase)}",
     ]
-    places = {name: _importable(getattr(d, name)) for name in _KERNELS}
+    names = list(_KERNELS) + [name for name in _OPTIONAL if getattr(d, name, None) is not None]
+    places = {name: _importable(getattr(d, name)) for name in names}
     if all(places.values()):
         for name, (module, attr) in places.items():
             lines.append(f"from {module} import {attr} as {name}  # noqa: E402")
     else:  # kernels that cannot be imported by name: rebuild the game and take them from its definition
         lines.append("from tarockrl.games import make_game as _make_game  # noqa: E402")
         lines.append(f"_D = _make_game({game.name!r}, **{game.options!r}).definition")
-        for name in _KERNELS:
+        for name in names:
             lines.append(f"{name} = _D.{name}")
+    for name in _OPTIONAL:
+        flag = f"HAS_{name.upper()}"
+        if name in names:
+            lines.append(f"{flag} = True")
+        else:
+            lines.append(f"{flag} = False\n{name} = None")
     return "\n".join(lines) + "\n"
 
 

@@ -46,6 +46,10 @@ legal_mask = None  # (row, opts, out_bool)
 apply_action = None  # (row, action, opts) -> 0 ok / 1 illegal / 2 over
 observe = None  # (row, player, opts, out_f32)
 returns = None  # (row, out_f64)
+HAS_RANDOM_ACTION = False  # the game provides random_action (optional GameDefinition field)
+random_action = None  # (row, opts, rng) -> (rng, action): a uniformly random legal action
+HAS_STEP = False  # the game provides step (optional GameDefinition field)
+step = None  # (row, action, opts): apply a legal action without checking it
 # ---- bindings (end) -------------------------------------------------------------------------------------------
 
 OPPONENT_SALT = np.int64(0x0770_6F_6E_65_6E_74)
@@ -145,6 +149,15 @@ def random_legal(row, opts, words, rng):
 
 
 @njit(cache=True)
+def play(row, action, opts):
+    """Apply an action known to be legal (the game's unchecked ``step`` when it has one); False if refused."""
+    if HAS_STEP:
+        step(row, action, opts)
+        return True
+    return apply_action(row, action, opts) == 0
+
+
+@njit(cache=True)
 def begin_episode(row, ctrl, seed, deal_id, deal_now, opts):
     """Deal ``deal(seed, deal_id)`` (unless the row already holds a deal) and set up the episode's stream and seat."""
     if deal_now:
@@ -171,23 +184,26 @@ def settle(row, ctrl, opts, kinds, scratch):
             return READY
         if kinds[(cur - seat) % NUM_PLAYERS] != KIND_RANDOM:
             return AGENT
-        rng, a = random_legal(row, opts, scratch, ctrl[C_RNG])
+        if HAS_RANDOM_ACTION:
+            rng, a = random_action(row, opts, ctrl[C_RNG])
+        else:
+            rng, a = random_legal(row, opts, scratch, ctrl[C_RNG])
         ctrl[C_RNG] = rng
-        if a < 0 or apply_action(row, a, opts) != 0:
+        if a < 0 or not play(row, a, opts):
             return BROKEN
     return DONE
 
 
 @njit(cache=True)
-def emit(row, player, opts, words, obs_out, mask_out):
-    """Observation of ``player`` into ``obs_out``; its int8 legal mask into ``mask_out`` (zeros if not to move)."""
+def emit(row, player, opts, legal_out, obs_out, mask_out):
+    """Observation of ``player`` into ``obs_out``; its legal actions into ``legal_out`` (bool) and ``mask_out``
+    (int8), both all False / 0 unless ``player`` is to move."""
     observe(row, player, opts, obs_out)
     if row[SLOT_PHASE] != TERMINAL_PHASE and row[SLOT_CUR] == player:
-        flags = words.view(np.bool_)[:NUM_ACTIONS]
-        legal_mask(row, opts, flags)
-        for a in range(NUM_ACTIONS):
-            mask_out[a] = 1 if flags[a] else 0
+        legal_mask(row, opts, legal_out)
+        mask_out[:] = legal_out.view(np.int8)
     else:
+        legal_out[:] = False
         mask_out[:] = 0
 
 
@@ -222,7 +238,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
     elif op == OP_STEP:
         ok = 0 <= action < NUM_ACTIONS and legal[i, action]
         if ok:
-            ok = apply_action(row, action, opts) == 0
+            ok = play(row, action, opts)
         if ok:
             c[C_ACTED] = 1
         else:  # only reached with illegal_action="lose" (the callers check "raise" first)
@@ -252,13 +268,11 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
                     _next_episode(i, row, c, params, opts)
                     continue
             elif code == READY:
-                emit(row, c[C_SEAT], opts, scratch, obs_out[i], mask_out[i])
-                for a in range(NUM_ACTIONS):
-                    legal[i, a] = mask_out[i, a] != 0
+                emit(row, c[C_SEAT], opts, legal[i], obs_out[i], mask_out[i])
                 c[C_STATUS] = READY
                 return READY
             elif code == AGENT:
-                emit(row, row[SLOT_CUR], opts, scratch, obs_out[i], mask_out[i])
+                emit(row, row[SLOT_CUR], opts, legal[i], obs_out[i], mask_out[i])
                 c[C_STATUS] = AGENT
                 return AGENT
             else:
@@ -271,9 +285,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
             _next_episode(i, row, c, params, opts)
             ended = False
             continue
-        emit(row, c[C_SEAT], opts, scratch, obs_out[i], mask_out[i])
-        mask_out[i, :] = 0
-        legal[i, :] = False
+        emit(row, c[C_SEAT], opts, legal[i], obs_out[i], mask_out[i])  # over: zero mask
         c[C_NEEDS_RESET] = 1
         c[C_STATUS] = DONE
         return DONE
@@ -289,7 +301,7 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
     if op == OP_SP_RESET:
         _next_episode(i, row, c, params, opts)
     elif row[SLOT_PHASE] != TERMINAL_PHASE:
-        if apply_action(row, action, opts) != 0:
+        if not play(row, action, opts):  # checked by count_illegal before
             c[C_STATUS] = BROKEN
             return BROKEN
         if row[SLOT_PHASE] == TERMINAL_PHASE:
@@ -303,9 +315,7 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
         legal[i, :] = False
         c[C_STATUS] = DONE
         return DONE
-    emit(row, row[SLOT_CUR], opts, scratch, obs_out[i], mask_out[i])
-    for a in range(NUM_ACTIONS):
-        legal[i, a] = mask_out[i, a] != 0
+    emit(row, row[SLOT_CUR], opts, legal[i], obs_out[i], mask_out[i])
     c[C_STATUS] = READY
     return READY
 
