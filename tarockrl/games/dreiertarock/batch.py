@@ -103,7 +103,7 @@ def random_playouts(n, seed, opts, returns_out, lengths_out):
     for c in prange((n + CHUNK - 1) // CHUNK):
         state = np.empty(STATE_LEN, dtype=np.int64)
         perm = np.empty(54, dtype=np.int64)
-        playout_chunk(state, perm, c, n, seed, opts, returns_out, lengths_out)
+        playout_chunk(state, perm, np.int64(c), n, seed, opts, returns_out, lengths_out)  # one signature
 
 
 @njit(cache=True, _nrt=False)
@@ -127,7 +127,7 @@ def invariant_sweep(n, seed, opts, codes_out):
     for c in prange((n + CHUNK - 1) // CHUNK):
         state = np.empty(STATE_LEN, dtype=np.int64)
         perm = np.empty(54, dtype=np.int64)
-        sweep_chunk(state, perm, c, n, seed, opts, codes_out)
+        sweep_chunk(state, perm, np.int64(c), n, seed, opts, codes_out)
 
 
 @njit(cache=True, _nrt=False)

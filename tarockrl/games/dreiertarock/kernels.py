@@ -230,7 +230,7 @@ def rank_of(seat, dealer):
     return (seat - dealer + 2) % 3
 
 
-@njit(**KERNEL_INLINE)
+@njit(**KERNEL)
 def auction_legal(state, opts):
     """Auction calls of the seat to act as a mask over ``OFF_AUCTION`` (bit 0 PASS, 1 HOLD, 1 + L BID_L)."""
     p = state[CUR]
@@ -258,7 +258,7 @@ def auction_legal(state, opts):
     return mask
 
 
-@njit(**KERNEL_INLINE)
+@njit(**KERNEL)
 def discard_legal(hand, left, opts):
     """Cards the declarer may discard with ``left`` discards still to make."""
     plain = hand & PLAIN_NONKING
@@ -267,7 +267,7 @@ def discard_legal(hand, left, opts):
     return plain | (hand & NONTRULL_TAROCKS)
 
 
-@njit(**KERNEL_INLINE)
+@njit(**KERNEL)
 def announce_legal(state, opts):
     """Announcements and doublings of the seat to act as a mask over ``OFF_ANNOUNCE``.
 
@@ -416,7 +416,7 @@ def _start_announce(state):
     state[GOODS] = 0
 
 
-@njit(**KERNEL_INLINE)
+@njit(**KERNEL)
 def _apply_call(state, action, opts):
     p = state[CUR]
     if action == A_PASS:
@@ -454,7 +454,7 @@ def _apply_call(state, action, opts):
         state[CUR] = q
 
 
-@njit(**KERNEL_INLINE)
+@njit(**KERNEL)
 def _apply_announce(state, action, opts):
     p = state[CUR]
     if action == A_GOOD:

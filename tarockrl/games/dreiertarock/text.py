@@ -197,7 +197,8 @@ def state_to_string(game, row: np.ndarray) -> str:
 def transcript(game, row: np.ndarray) -> str:
     """Replay the deal's history from its start and describe every step."""
     opts = game.encoded_options.copy()
-    opts[O_AUTO_FORCED] = 0
+    opts[O_AUTO_FORCED] = 0  # the history holds the forced actions too
+    opts.setflags(write=False)  # the kernels' compiled signature takes a read-only options array
     dealer, hands, packets = parse_deal(deal_of(row))
     replay = np.zeros(L.STATE_LEN, dtype=np.int64)
     init_row(replay, dealer, hands, packets, opts)
