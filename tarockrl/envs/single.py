@@ -156,34 +156,37 @@ class TarockEnv(gymnasium.Env):
         ``s``. Options: ``{"deal_id": k}`` plays deal ``k`` of the current seed, ``{"deal": {...}}`` an explicit
         deal in the game's deal notation, ``{"seat": p}`` puts the learner in seat ``p`` for this episode.
         """
+        opts = check_options(options, _RESET_OPTIONS)  # validate everything before changing anything
+        seat = self._fixed_seat
+        if "seat" in opts:
+            seat = check_seat(opts["seat"], self.num_players, allow_random=False)
+        deal_row = self.game.new_initial_state(deal=opts["deal"]).row if "deal" in opts else None
+        deal_id = to_int64(opts["deal_id"], "deal_id") if "deal_id" in opts else None
+        new_seed = None if seed is None else to_int64(seed)
+        opponents = self.opponents
+        if seat != self._opponents_seat:  # opponents given by absolute seat follow their seats
+            opponents = parse_opponents(self._opponents_spec, self.num_players, seat)
         super().reset(seed=seed)
-        opts = check_options(options, _RESET_OPTIONS)
         k = self._k
-        if seed is not None:
-            self._base_seed = to_int64(seed)
+        if new_seed is not None:
+            self._base_seed = new_seed
             self._ctrl[0, k.C_EPISODE] = 0
         elif self._base_seed is None:
             self._base_seed = int(self.np_random.integers(0, 2**62))
         self._params[k.P_SEED] = self._base_seed
-        seat = self._fixed_seat
-        if "seat" in opts:
-            seat = check_seat(opts["seat"], self.num_players, allow_random=False)
         self._ctrl[0, k.C_FIXED_SEAT] = -1 if seat is None else seat
-        if seat != self._opponents_seat:  # opponents given by absolute seat follow their seats
-            self.opponents = parse_opponents(self._opponents_spec, self.num_players, seat)
-            self._opponents_seat = seat
-        fixed = "deal" in opts or "deal_id" in opts
-        if "deal" in opts:
-            self._row[:] = self.game.new_initial_state(deal=opts["deal"]).row
+        self.opponents, self._opponents_seat = opponents, seat
+        fixed = deal_row is not None or deal_id is not None
+        if deal_row is not None:
+            self._row[:] = deal_row
             op = self._ops["OP_BEGIN"]
-        elif "deal_id" in opts:
-            self._act[0] = to_int64(opts["deal_id"], "deal_id")
+        elif deal_id is not None:
+            self._act[0] = deal_id
             op = self._ops["OP_RESET_ID"]
         else:
             op = self._ops["OP_RESET"]
         skipped_before = int(self._ctrl[0, k.C_SKIPPED])
         self._params[k.P_MAX_SKIPS] = 0 if fixed else _MAX_SKIPS
-        self._status = -1
         try:
             self._run(op, on_begin=self._reset_agents)
         except _NoDecisionError:
@@ -218,6 +221,7 @@ class TarockEnv(gymnasium.Env):
         args = (self._rows, self._ctrl, op, self._act, self._opts, self.opponents.kinds, self._params,
                 self._fparams, self._legal, self._obs_buf, self._mask_buf, self._rew, self._term, self._ret,
                 self._obs_buf)
+        self._status = -2  # until this call completes: an exception below leaves the episode unusable
         waiting, broken = k.run(0, 1, *args)
         if on_begin is not None and self.opponents.agents.count(None) < len(self.opponents.agents):
             on_begin()
@@ -252,6 +256,8 @@ class TarockEnv(gymnasium.Env):
         if self._status != 0 or self._illegal_end:  # 0 = READY
             if self._status == -1:
                 raise ResetNeededError("call reset() before step()")
+            if self._status == -2:
+                raise ResetNeededError("the episode was interrupted by an error; call reset() before step()")
             raise ResetNeededError("the episode is over (terminated); call reset() before step()")
         try:
             a = as_action(action, self.game.num_actions)

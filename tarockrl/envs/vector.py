@@ -148,6 +148,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._np_random = None
         self._base_seed: int | None = None
         self._started = False
+        self._interrupted = False
 
     def _parse_seats(self, seat: Any) -> tuple[np.ndarray, int | None]:
         n, p = self.num_envs, self.num_players
@@ -207,6 +208,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
 
     def _call(self, ops: np.ndarray, actions: np.ndarray) -> None:
         k = self._k
+        self._interrupted = True  # until the step completes (an agent or engine error leaves rows mid-turn)
         waiting, broken = self._runner(
             self._rows, self._ctrl, ops, actions, self._opts, self.opponents.kinds, self._params, self._fparams,
             self._legal, self._obs, self._masks, self._rew, self._term, self._ret, self._final,
@@ -285,13 +287,18 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
             ops = self._ops_reset
             if seed is not None:
                 self._ctrl[:, k.C_EPISODE] = 0
+        if self._interrupted and "reset_mask" in opts:
+            raise ResetNeededError("a step was interrupted by an error; reset every sub-env (no reset_mask)")
         self._call(ops, self._actions)
         self._finish_agents()
+        self._interrupted = False
         self._started = True
         return self._out(self._obs), self._info(False)
 
     def step(self, actions: Any):
         """Step every sub-env with the learners' ``actions`` (int array of shape ``(num_envs,)``)."""
+        if self._interrupted:
+            raise ResetNeededError("the last call was interrupted by an error; call reset() before step()")
         if not self._started:
             raise ResetNeededError("call reset() before step()")
         k = self._k
@@ -315,6 +322,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._call(self._ops_step, acts)
         if self._waiting:
             self._finish_agents()
+        self._interrupted = False
         return (self._out(self._obs), self._out(self._rew), self._out(self._term), self._out(self._trunc),
                 self._info(True))
 

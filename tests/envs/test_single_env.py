@@ -285,6 +285,8 @@ def test_opponent_forms_and_a_bad_opponent():
     env = TarockEnv(g, seat=0, opponents=cheat)
     with pytest.raises(IllegalActionError, match="opponent agent"):
         play_single(env, seed=1)
+    with pytest.raises(ResetNeededError, match="interrupted"):
+        env.step(0)
 
 
 def test_dreierles_rules_options_pass_through():
@@ -292,3 +294,46 @@ def test_dreierles_rules_options_pass_through():
     obs, info = env.reset(seed=0)
     assert env.game.rules.last_round_raeuber_or_solo
     assert set(np.flatnonzero(info["action_mask"]).tolist()) <= {0, 4}  # only PASS or SOLO may be bid
+
+
+def test_jit_off_gives_the_same_episode():
+    """The generated drivers also run as plain Python (NUMBA_DISABLE_JIT=1), with identical results."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np, tarockrl\n"
+        "from tarockrl.envs import TarockEnv\n"
+        "e = TarockEnv('dreierles', seat='random')\n"
+        "o, i = e.reset(seed=3)\n"
+        "out = [float(o.sum())]\n"
+        "d = False\n"
+        "while not d:\n"
+        "    o, r, d, _, i = e.step(int(np.flatnonzero(i['action_mask'])[-1]))\n"
+        "    out.append(float(o.sum()) + r)\n"
+        "print(out)\n"
+    )
+    results = []
+    for jit_off in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=jit_off)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        results.append(proc.stdout)
+    assert results[0] == results[1]
+
+
+def test_a_broken_game_module_does_not_break_registration(monkeypatch):
+    from tarockrl import games
+
+    monkeypatch.setitem(games._MODULES, "zzbroken", "tarockrl.games.zz_no_such_module")
+    with pytest.warns(UserWarning, match="zzbroken"):
+        ids = tarockrl.envs.register_envs()
+    assert env_id("dreierles") in ids
+
+
+def test_sync_vectorization_of_the_single_env_works_too():
+    envs = gymnasium.make_vec(env_id("dreierles"), num_envs=2, vectorization_mode="sync", seat=1)
+    obs, info = envs.reset(seed=0)
+    obs, rewards, term, trunc, info = envs.step(np.argmax(info["action_mask"], axis=1))
+    assert obs.shape[0] == 2

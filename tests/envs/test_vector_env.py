@@ -210,3 +210,18 @@ def test_make_vec_kwargs_and_spaces():
     obs, info = envs.reset(seed=0)
     assert envs.observation_space.contains(obs)
     assert "final_obs" not in envs.step(np.argmax(info["action_mask"], axis=1))[4]
+
+
+def test_a_failing_opponent_agent_interrupts_the_vector_env():
+    def cheat(obs, mask):
+        return int(np.flatnonzero(mask == 0)[0])
+
+    envs = TarockVectorEnv("dreierles", num_envs=4, seat=0, opponents=cheat)
+    with pytest.raises(IllegalActionError, match="opponent agent"):
+        obs, info = envs.reset(seed=0)
+        for _ in range(5):
+            envs.step(np.argmax(envs.action_masks(), axis=1))
+    with pytest.raises(ResetNeededError, match="interrupted"):
+        envs.step(np.zeros(4, dtype=np.int64))
+    with pytest.raises(ResetNeededError, match="no reset_mask"):
+        envs.reset(options={"reset_mask": np.ones(4, dtype=bool)})
