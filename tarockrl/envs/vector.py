@@ -1,4 +1,4 @@
-"""The batched Gymnasium vector env: ``num_envs`` sub-envs stepped by one parallel numba call.
+"""The batched Gymnasium vector env: ``num_envs`` sub-envs stepped by one numba call (one per thread).
 
 ``TarockVectorEnv(game, num_envs, ...)`` works for every registered game;
 ``gymnasium.make_vec("tarockrl/<Game>-v0", num_envs=n, vectorization_mode="vector_entry_point")`` builds the
@@ -260,35 +260,33 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         ``seed`` fixes the deals: sub-env ``i`` plays deals ``first_deal_id + i + k * num_envs`` (``k = 0, 1,
         ...``) of the seed; ``options={"first_deal_id": f}`` shifts them (default 0).
         """
-        opts = check_options(options, _RESET_OPTIONS)
+        opts = check_options(options, _RESET_OPTIONS)  # validate everything before changing anything
         k = self._k
-        if seed is not None:
-            if isinstance(seed, (list, tuple, np.ndarray)):
-                raise TypeError("seed must be one integer: sub-env i plays the deals i, i + num_envs, ... of it")
-            self._base_seed = to_int64(seed)
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed) % 2**63)
-            self._params[k.P_FIRST_DEAL] = 0
-        elif self._base_seed is None:
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(None)
-            self._base_seed = int(self._np_random.integers(0, 2**62))
-        self._params[k.P_SEED] = self._base_seed
-        if "first_deal_id" in opts:
-            self._params[k.P_FIRST_DEAL] = to_int64(opts["first_deal_id"], "first_deal_id")
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            raise TypeError("seed must be one integer: sub-env i plays the deals i, i + num_envs, ... of it")
+        new_seed = None if seed is None else to_int64(seed)
+        first = to_int64(opts["first_deal_id"], "first_deal_id") if "first_deal_id" in opts else None
+        mask = None
         if "reset_mask" in opts:
             mask = opts["reset_mask"]
             if not isinstance(mask, np.ndarray) or mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
                 raise ValueError(f"options['reset_mask'] must be a bool numpy array of shape ({self.num_envs},)")
             if not self._started and not mask.all():
                 raise ResetNeededError("the first reset must reset every sub-env")
-            ops = np.where(mask, k.OP_RESET, k.OP_SKIP).astype(np.int64)
-            if seed is not None:
-                self._ctrl[mask, k.C_EPISODE] = 0
-        else:
-            ops = self._ops_reset
-            if seed is not None:
-                self._ctrl[:, k.C_EPISODE] = 0
-        if self._interrupted and "reset_mask" in opts:
-            raise ResetNeededError("a step was interrupted by an error; reset every sub-env (no reset_mask)")
+            if self._interrupted:
+                raise ResetNeededError("a step was interrupted by an error; reset every sub-env (no reset_mask)")
+        if new_seed is not None:
+            self._base_seed = new_seed
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed) % 2**63)
+            self._params[k.P_FIRST_DEAL] = 0
+            self._ctrl[slice(None) if mask is None else mask, k.C_EPISODE] = 0
+        elif self._base_seed is None:
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(None)
+            self._base_seed = int(self._np_random.integers(0, 2**62))
+        self._params[k.P_SEED] = self._base_seed
+        if first is not None:
+            self._params[k.P_FIRST_DEAL] = first
+        ops = self._ops_reset if mask is None else np.where(mask, k.OP_RESET, k.OP_SKIP).astype(np.int64)
         self._call(ops, self._actions)
         self._finish_agents()
         self._interrupted = False
@@ -380,7 +378,8 @@ def vector_env_doc(name: str) -> str:
     gymnasium.make_vec("{gid}", num_envs=4096, vectorization_mode="vector_entry_point")
 
 ``num_envs`` copies of the single-agent env (``help(tarockrl.envs.env_class("{name}"))`` documents actions,
-observations, rewards and options; they are the same here), stepped together: one parallel numba call applies the
+observations, rewards and options; they are the same here), stepped together: one numba call (one per thread, the
+GIL released, ``num_threads`` defaulting to ``numba.get_num_threads()``) applies the
 learners' actions, plays the in-engine random opponents, settles finished deals, starts new ones and writes every
 observation and mask. Example::
 
@@ -420,7 +419,7 @@ Arguments
 ``num_envs``, ``seat`` (a seat, ``"random"`` or one seat per sub-env), ``opponents`` (Python agents get batches
 through ``act_batch`` when they have it), ``illegal_action`` (``"raise"``: ``IllegalActionError`` naming the
 sub-envs and nothing changes; ``"lose"``), ``reward_scale``, ``illegal_reward``, ``autoreset_mode``, ``copy``,
-``final_observation`` and the rules options of {d.display_name}.
+``final_observation``, ``num_threads`` and the rules options of {d.display_name}.
 
 Version history
 ---------------
