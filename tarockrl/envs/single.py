@@ -220,7 +220,7 @@ class TarockEnv(gymnasium.Env):
         g = self.game
         args = (self._rows, self._ctrl, op, self._act, self._opts, self.opponents.kinds, self._params,
                 self._fparams, self._legal, self._obs_buf, self._mask_buf, self._rew, self._term, self._ret,
-                self._obs_buf)
+                self._obs_buf)  # final_obs: unused without autoreset
         self._status = -2  # until this call completes: an exception below leaves the episode unusable
         waiting, broken = k.run(0, 1, *args)
         if on_begin is not None and self.opponents.agents.count(None) < len(self.opponents.agents):

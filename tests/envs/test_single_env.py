@@ -337,3 +337,12 @@ def test_sync_vectorization_of_the_single_env_works_too():
     obs, info = envs.reset(seed=0)
     obs, rewards, term, trunc, info = envs.step(np.argmax(info["action_mask"], axis=1))
     assert obs.shape[0] == 2
+
+
+def test_action_masks_reachable_through_gymnasium_wrappers():
+    """What sb3-contrib's MaskablePPO does through SB3's DummyVecEnv (env_method -> get_wrapper_attr)."""
+    env = make("dreierles")
+    obs, info = env.reset(seed=0)
+    masks = env.get_wrapper_attr("action_masks")()
+    np.testing.assert_array_equal(masks, info["action_mask"].astype(bool))
+    assert env.has_wrapper_attr("action_masks")
