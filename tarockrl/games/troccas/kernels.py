@@ -211,12 +211,6 @@ def _remove_card(state, slot_tw, slot_sw, card):
         state[slot_sw] &= ~(ONE << (card - SPLIT))
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _chunk_start(seat, dealer):
-    """Start of seat ``seat``'s cards in ``PERM`` (forehand first, dealer last)."""
-    return 19 * ((seat - dealer - 1) % 4)
-
-
 @njit(cache=True, _nrt=False)
 def episode_bound(opts):
     """The spec 9.4 bound on the number of actions of an episode for these options."""
