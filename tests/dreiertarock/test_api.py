@@ -28,7 +28,7 @@ def test_registry_and_definition():
             assert getattr(DEFINITION, f.name) is not None, f.name
     assert DEFINITION.display_name == "Dreiertarock"
     assert GAME.num_players == 3 and GAME.num_actions == 127 and GAME.max_episode_length == 105
-    assert GAME.state_len == L.STATE_LEN and GAME.state_len * 8 == 1368
+    assert GAME.state_len == L.STATE_LEN and GAME.state_len * 8 == 1392
     assert GAME.name == "dreiertarock" and repr(GAME) == "make_game('dreiertarock')"
     assert repr(tarockrl.make_game("dreiertarock", kaiserstich=True)) == "make_game('dreiertarock', kaiserstich=True)"
 

@@ -2,7 +2,8 @@
 
 Modules: :mod:`.cards` (index, codes, masks), :mod:`.rules` (the variant options), :mod:`.layout` (state slots,
 phases, actions), :mod:`.kernels` (numba rules), :mod:`.observe` (observation layout), :mod:`.batch`
-(parallel drivers), :mod:`.text` (deal notation and readable output). ``DEFINITION`` plugs it into the
+(parallel drivers), :mod:`.text` (deal notation and readable output), :mod:`.resample` (hidden-card
+sampling for a seat). ``DEFINITION`` plugs it into the
 generic :mod:`tarockrl.games.api`.
 
 Readings of the spec
@@ -34,7 +35,7 @@ Where the rules specification leaves a point open, the engine reads it as follow
 from __future__ import annotations
 
 from tarockrl.games.api import GameDefinition
-from tarockrl.games.dreiertarock import batch, kernels, layout, observe, text
+from tarockrl.games.dreiertarock import batch, kernels, layout, observe, resample, text
 from tarockrl.games.dreiertarock.rules import DreiertarockRules
 
 DEFINITION = GameDefinition(
@@ -75,6 +76,8 @@ DEFINITION = GameDefinition(
     state_to_string=text.state_to_string,
     transcript=text.transcript,
     specialize=None,  # the sizes do not depend on the options
+    resample_hidden=resample.resample_hidden,
+    resample_scratch_len=resample.SCRATCH_LEN,
 )
 
 __all__ = ["DEFINITION", "DreiertarockRules"]

@@ -99,6 +99,7 @@ from tarockrl.games.dreiertarock.layout import (
     TRICK_NO,
     TRISCHAKEN,
     VOID,
+    VOIDS,
     WIN_THIRDS,
     WON,
 )
@@ -484,6 +485,10 @@ def _apply_play(state, card, opts):
     if card <= 2:
         state[BIRD_TRICK + card] = state[TRICK_NO] + 1
         state[BIRD_SEAT + card] = p
+    if n > 0:
+        led = SUIT_MASK_OF_CARD[state[TRICK_CARD]]
+        if (b & led) == 0:  # did not follow: void in the led suit, and in tarocks too unless he played one
+            state[VOIDS + p] |= led if (b & TAROCKS) != 0 else led | TAROCKS
     if n < 2:
         state[TRICK_N] = n + 1
         state[CUR] = (p + 1) % 3
@@ -769,7 +774,8 @@ def check_invariants(state, opts):
     1 a card in two places or missing; 2 empty legal set before the end, or a legal set at the end;
     3 episode longer than 105 actions; 4 played-card or hand counts disagree with the trick count;
     5 settlement not zero-sum; 6 card points do not add up to 70; 7 a finished deal of impossible length;
-    8 no valid seat to act; 9 auction state broken (holder to act, wrong level); 10 layout tag.
+    8 no valid seat to act; 9 auction state broken (holder to act, wrong level); 10 layout tag;
+    11 a hand holds a card of a suit its seat has shown to lack.
     """
     if state[MAGIC] != LAYOUT_MAGIC:
         return 10
@@ -812,6 +818,9 @@ def check_invariants(state, opts):
             size += 3 - state[N_DISCARDS]
         if popcount(state[HAND + s]) != size:
             return 4
+    for s in range(3):
+        if (state[HAND + s] & state[VOIDS + s]) != 0:
+            return 11
     if phase == AUCTION:
         if state[CUR] == state[HOLDER] or ((state[PASSED] >> state[CUR]) & 1) != 0:
             return 9

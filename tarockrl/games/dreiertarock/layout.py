@@ -3,8 +3,8 @@
 Card sets are int64 masks in the canonical index; seats are 0, 1, 2; ``-1`` means "none". A batch of states
 is a ``[n, STATE_LEN]`` int64 array, so cloning is a copy and saving is ``tobytes()``.
 
-The row is ``STATE_LEN`` = 171 slots (1368 bytes). 105 of them are the action history, whose length the spec
-bounds by 105 actions (its section 9.3); everything else takes 66 slots.
+The row is ``STATE_LEN`` = 174 slots (1392 bytes). 105 of them are the action history, whose length the spec
+bounds by 105 actions (its section 9.3); everything else takes 69 slots.
 """
 
 from __future__ import annotations
@@ -96,6 +96,7 @@ TRICK_N = _take("trick_n")  # cards in the current trick
 TRICK_CARD = _take("trick_card", 3)  # by position in the trick, -1 empty
 PLAYED_BY = _take("played_by", 3)  # cards each seat has played
 WON = _take("won", 3)  # cards of the tricks each seat has won
+VOIDS = _take("voids", 3)  # suits (as card masks) each seat has shown it lacks by not following
 DECL_TRICKS = _take("decl_tricks")  # tricks won by the declarer
 MOND_SEAT = _take("mond_seat")  # Mondfang: seat that played the Sküs in it, -1 none
 BIRD_TRICK = _take("bird_trick", 3)  # per bird: trick number (1..16) it was played in, 0 not yet
@@ -108,6 +109,6 @@ HIST_LEN = _take("hist_len")
 HIST = _take("hist", MAX_EPISODE_LENGTH)
 STATE_LEN = sum(_slots.values())
 SLOT_WIDTHS = dict(_slots)
-LAYOUT_MAGIC = 0x44544152_0001  # "DTAR" + layout version
+LAYOUT_MAGIC = 0x44544152_0002  # "DTAR" + layout version
 
 del _take
