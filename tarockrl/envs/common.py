@@ -40,6 +40,20 @@ class ResetNeededError(TarockError, gymnasium.error.ResetNeeded):
     """``step`` before ``reset``, or after the episode ended (also a ``gymnasium.error.ResetNeeded``)."""
 
 
+def game_for_display_name(display: str) -> str | None:
+    """The registry name of the game whose display name is ``display`` (importing as few game modules as possible)."""
+    from tarockrl import games
+
+    known = getattr(games, "DISPLAY_NAMES", {})
+    for name in list_games():
+        if known.get(name) == display:
+            return name
+    for name in list_games():
+        if name not in known and game_definition(name).display_name == display:
+            return name
+    return None
+
+
 def env_id(game: str) -> str:
     """The Gymnasium id of a game, e.g. ``env_id("dreierles") == "tarockrl/Dreierles-v0"``."""
     return f"tarockrl/{game_definition(game).display_name}-v0"

@@ -21,12 +21,14 @@ def register_envs() -> list[str]:
         from gymnasium.envs.registration import register, registry
     except ImportError:  # pragma: no cover - gymnasium is a dependency
         return []
-    from tarockrl.games import game_definition, list_games
+    from tarockrl import games
 
+    # display names without importing the game modules when the registry knows them (keeps `import tarockrl` light)
+    known = getattr(games, "DISPLAY_NAMES", {})
     ids = []
-    for name in list_games():
+    for name in games.list_games():
         try:
-            display = game_definition(name).display_name
+            display = known[name] if name in known else games.game_definition(name).display_name
         except Exception as err:  # a game under construction must not break `import tarockrl`
             warnings.warn(f"tarockrl: game {name!r} failed to load ({err!r}); no Gymnasium env for it", stacklevel=2)
             continue

@@ -22,6 +22,7 @@ from tarockrl.envs.common import (
     check_seat,
     derived_seed,
     env_id,
+    game_for_display_name,
     game_summary,
     indent,
     observation_doc,
@@ -32,7 +33,7 @@ from tarockrl.envs.common import (
     to_int64,
 )
 from tarockrl.errors import BadDealError, IllegalActionError
-from tarockrl.games import game_definition, list_games, make_game
+from tarockrl.games import game_definition, make_game
 from tarockrl.games.api import State
 
 __all__ = ["TarockEnv", "env_class", "single_env_doc"]
@@ -462,7 +463,7 @@ def env_class(name: str) -> type:
 def __getattr__(attr: str) -> Any:
     """Per-game classes on demand: ``tarockrl.envs.single.DreierlesEnv`` ..."""
     if attr.endswith("Env"):
-        for name in list_games():
-            if f"{game_definition(name).display_name}Env" == attr:
-                return env_class(name)
+        name = game_for_display_name(attr[: -len("Env")])
+        if name is not None:
+            return env_class(name)
     raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

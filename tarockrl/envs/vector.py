@@ -22,13 +22,14 @@ from tarockrl.envs.common import (
     check_illegal,
     check_options,
     env_id,
+    game_for_display_name,
     observation_space,
     parse_opponents,
     resolve_game,
     to_int64,
 )
 from tarockrl.errors import IllegalActionError
-from tarockrl.games import game_definition, list_games
+from tarockrl.games import game_definition
 from tarockrl.games.api import State
 
 __all__ = ["TarockVectorEnv", "vector_env_class", "vector_env_doc"]
@@ -452,7 +453,7 @@ def vector_env_class(name: str) -> type:
 def __getattr__(attr: str) -> Any:
     """Per-game classes on demand: ``tarockrl.envs.vector.DreierlesVectorEnv`` ..."""
     if attr.endswith("VectorEnv"):
-        for name in list_games():
-            if f"{game_definition(name).display_name}VectorEnv" == attr:
-                return vector_env_class(name)
+        name = game_for_display_name(attr[: -len("VectorEnv")])
+        if name is not None:
+            return vector_env_class(name)
     raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
