@@ -14,10 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
+from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import beating_cards, winning_card
 from tarockrl.engine.pack54 import thirds
 from tarockrl.engine.rng import below, stream_seed
+from tarockrl.engine.select import select_bit
 from tarockrl.engine.shuffle import shuffle_prefix_pairs
 from tarockrl.engine.tricks import follow_or_trump
 from tarockrl.games.dreiertarock.cards import (
@@ -744,7 +745,7 @@ def _random_action(state, opts, rng):
             return rng, np.int64(-1)
         return rng, offset + lowest_index(mask)
     rng, r = below(rng, popcount(mask))
-    return rng, offset + nth_set_index(mask, r)
+    return rng, offset + select_bit(mask, r)
 
 
 @njit(**KERNEL)
