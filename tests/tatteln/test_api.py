@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
 
 import numpy as np
@@ -35,9 +36,9 @@ def test_registry_and_sizes():
     assert "tatteln" in tarockrl.list_games()
     d = game_definition("tatteln")
     assert d.display_name == "Tatteln" and d.name == "tatteln" and d.num_players == 2
-    for f in GameDefinition.__dataclass_fields__:
-        if f != "specialize":
-            assert getattr(d, f) is not None, f
+    for name, f in GameDefinition.__dataclass_fields__.items():
+        if f.default is dataclasses.MISSING:  # every required field is filled
+            assert getattr(d, name) is not None, name
     assert GAME.num_actions == 35 and GAME.num_players == 2
     assert GAME.state_len * 8 == 1024
     assert GAME.max_episode_length == 89
