@@ -75,6 +75,7 @@ def probe():
         "obs": [float(x) for x in b.observations()[1]],
         "example_a": a.returns().tolist(),
         "obs_a": [float(x) for x in a.observation(1)],
+        "resample": s.resample_hidden(1, seed=2).deal(),
     }
 
 if __name__ == "__main__":

@@ -30,6 +30,13 @@ Where the rules specification leaves a point open, the engine reads it as follow
   never observed (after a Solo they would reveal the unseen talon's points).
 * **Solo Valat early end and card points.** ``POINTS`` of an early-ended Solo Valat count the declarer's
   tricks and the defenders' tricks plus the talon; cards still in the hands belong to nobody.
+* **Birds and the Kaiserstich.** A bird "wins its trick" when it is the winning card of that trick under the
+  trick-winner rule in force, so with ``kaiserstich`` a Pagat that takes Mond and Sküs in trick 16 scores.
+* **Action names.** The spec's identifiers (``PASS``, ``BID_ZWEIER``, ``TAKE_PACKET_0``, ``DOUBLE_GAME`` ...);
+  card actions read ``PLAY HK`` / ``DISCARD D4`` (``text.parse_action`` also takes ``PLAY_HK``).
+* **Hidden-card sampling** (:mod:`.resample`) uses the inferences listed in its docstring (voids, taken talon
+  cards, plain hidden discards, no plain card left after a forced tarock discard, the non-void deal); it does
+  not use the Trischaken Stichzwang and Pagat inferences.
 """
 
 from __future__ import annotations
