@@ -63,7 +63,7 @@ C_RNG = 2  # random stream of the in-engine opponents
 C_ACTED = 3  # 1 once the learner has acted in this episode
 C_DEAL_ID = 4  # deal id of the current episode
 C_EPISODE = 5  # episodes started by this row (vector env: the next deal id is first + row + k * stride)
-C_STATUS = 6  # READY / DONE / AGENT / BROKEN after the last call
+C_STATUS = 6  # READY / DONE / AGENT / BROKEN / NO_DECISION after the last call
 C_NEEDS_RESET = 7  # 1 when the episode is over and the row waits for a reset
 C_SKIPPED = 8  # deals skipped because the learner had no decision in them
 CTRL_LEN = 9
@@ -72,7 +72,6 @@ CTRL_LEN = 9
 READY = 0  # the learner is to move
 DONE = 1  # the episode is over
 AGENT = 2  # an opponent driven by a Python agent is to move (seat = row[SLOT_CUR])
-ILLEGAL = 3  # the given action was illegal (row unchanged)
 BROKEN = 4  # the engine refused a legal action (a bug)
 NO_DECISION = 5  # the learner had no decision in too many deals in a row (P_MAX_SKIPS)
 
