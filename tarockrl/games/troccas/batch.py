@@ -13,10 +13,12 @@ from numba import njit, prange
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.rng import below, stream_seed
 from tarockrl.games.troccas.kernels import (
+    ONE,
     apply_action,
     check_invariants,
     deal,
     deal_inputs,
+    deal_reusing,
     deal_with_rng,
     legal_mask,
     legal_words,
@@ -81,10 +83,10 @@ def batch_random_actions(states, seed, step_no, opts, out):
         out[i] = a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _playout_chunk(lo, hi, seed, opts, returns_out, lengths_out, state):
     for g in range(lo, hi):
-        deal(state, seed, g, opts, True)
+        deal_reusing(state, seed, g, opts, ONE)
         rng = stream_seed(seed ^ PLAYOUT_SALT, g)
         while state[PHASE] != TERMINAL:
             rng = random_step(state, opts, rng)
@@ -132,7 +134,7 @@ def invariant_sweep(n, seed, opts, codes_out):
         codes_out[g] = code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _copy_prefix(dst, src):
     n = HIST + src[HIST_LEN]
     if n > STATE_LEN:

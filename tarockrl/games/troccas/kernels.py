@@ -374,12 +374,12 @@ def _begin_episode(state, opts):
 
 
 @njit(cache=True, _nrt=False)
-def init_state(state, dealer, bal_a, rng, reuse=False):
+def init_state(state, dealer, bal_a, rng, reuse):
     """Zero ``state`` and set the episode inputs (the card order must then be put into ``PERM``).
 
-    With ``reuse`` the row must hold a previous state (or zeros): only its used history slots are cleared.
+    With ``reuse != 0`` the row must hold a previous state (or zeros): only its used history slots are cleared.
     """
-    if reuse:
+    if reuse != 0:
         used = HIST + min(max(state[HIST_LEN], ZERO), np.int64(HIST_CAP))
         for i in range(used):
             state[i] = 0
@@ -421,7 +421,7 @@ def init_from_orders(state, orders, n_orders, dealer, bal_a, rng, opts):
 
     Attempts beyond ``max_redeals`` can never be used and are not stored.
     """
-    init_state(state, dealer, bal_a, rng)
+    init_state(state, dealer, bal_a, rng, ZERO)
     n = min(n_orders, opts[O_MAX_REDEALS] + 1)
     for k in range(n):
         for i in range(78):
@@ -434,7 +434,7 @@ def init_from_orders(state, orders, n_orders, dealer, bal_a, rng, opts):
 
 
 @njit(cache=True, _nrt=False)
-def deal_with_rng(state, rng, dealer, bal_a, opts, reuse=False):
+def deal_with_rng(state, rng, dealer, bal_a, opts, reuse):
     """Start an episode with a uniformly random card order drawn from generator state ``rng``."""
     init_state(state, dealer, bal_a, rng, reuse)
     perm = state[PERM:PERM + 78]
@@ -453,18 +453,21 @@ def deal_inputs(state, seed, deal_id, dealer, bal_a, opts):
     """
     rng = stream_seed(seed, deal_id)
     rng, _ = below(rng, 4)
-    deal_with_rng(state, rng, dealer, bal_a, opts)
+    deal_with_rng(state, rng, dealer, bal_a, opts, ZERO)
 
 
 @njit(cache=True, _nrt=False)
-def deal(state, seed, deal_id, opts, reuse=False):
-    """Deal number ``deal_id`` of ``seed``: a uniformly random dealer, balance 0 and a uniform card order.
-
-    ``reuse`` (for drivers that recycle one scratch row): see :func:`init_state`.
-    """
+def deal_reusing(state, seed, deal_id, opts, reuse):
+    """:func:`deal` for drivers that recycle one scratch row (``reuse = 1``, see :func:`init_state`)."""
     rng = stream_seed(seed, deal_id)
     rng, dealer = below(rng, 4)
     deal_with_rng(state, rng, dealer, ZERO, opts, reuse)
+
+
+@njit(cache=True, _nrt=False)
+def deal(state, seed, deal_id, opts):
+    """Deal number ``deal_id`` of ``seed``: a uniformly random dealer, balance 0 and a uniform card order."""
+    deal_reusing(state, seed, deal_id, opts, ZERO)
 
 
 @njit(cache=True, _nrt=False)
@@ -766,7 +769,7 @@ def _end(state, opts):
     state[CUR] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _finalize_trick(state, opts):
     w = state[TRICK_WINNER]
     t = w & 1
@@ -806,7 +809,7 @@ def _finalize_trick(state, opts):
     state[CUR] = w
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _complete_trick(state, opts):
     led = state[LED]
     n = state[TRICK_N]
