@@ -19,6 +19,15 @@ _MODULES = {
 }
 
 
+DISPLAY_NAMES = {
+    "dreierles": "Dreierles",
+    "dreiertarock": "Dreiertarock",
+    "tatteln": "Tatteln",
+    "troccas": "Troccas",
+}
+"""Display names (the Gymnasium ids are ``tarockrl/<display name>-v0``), known without importing the games."""
+
+
 def list_games() -> list[str]:
     """Names of the games this version implements."""
     return sorted(_MODULES)
@@ -66,4 +75,14 @@ def warmup(games: list[str] | None = None) -> dict[str, float]:
     return spent
 
 
-__all__ = ["Batch", "Game", "GameDefinition", "State", "list_games", "make_game", "game_definition", "warmup"]
+__all__ = [
+    "Batch",
+    "DISPLAY_NAMES",
+    "Game",
+    "GameDefinition",
+    "State",
+    "game_definition",
+    "list_games",
+    "make_game",
+    "warmup",
+]

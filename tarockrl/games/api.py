@@ -80,6 +80,9 @@ class GameDefinition:
     transcript: Callable  # (game, row) -> str
     # optional: (rules) -> GameDefinition, for games whose sizes (actions, state, observation) depend on options
     specialize: Callable | None = None
+    # optional fast paths used by the environment drivers when present:
+    random_action: Callable | None = None  # (row, opts, rng) -> (rng, action), a uniformly random legal action
+    step: Callable | None = None  # (row, action, opts): apply a legal action without the legality check
     # optional: (row, player, opts, rng, scratch) -> (rng, ok), redistributing the cards hidden from player
     resample_hidden: Callable | None = None
     resample_scratch_len: int = 0

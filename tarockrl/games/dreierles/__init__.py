@@ -62,6 +62,8 @@ DEFINITION = GameDefinition(
     action_to_string=text.action_to_string,
     state_to_string=text.state_to_string,
     transcript=text.transcript,
+    random_action=kernels.random_action,
+    step=kernels.step,
     resample_hidden=resample.resample_hidden,
     resample_scratch_len=resample.SCRATCH_LEN,
 )

@@ -144,6 +144,7 @@ def transcript(game, row: np.ndarray) -> str:
     """Replay the deal's history from its start and describe every step."""
     opts = game.encoded_options.copy()
     opts[O_AUTO_FORCED] = 0
+    opts.setflags(write=False)  # the same array type as everywhere else: no second compilation of the kernels
     deal = deal_of(row)
     dealer, masks, blind = parse_deal(deal)
     replay = np.zeros(L.STATE_LEN, dtype=np.int64)

@@ -1,0 +1,26 @@
+"""The game registry: names, display names and required definition fields agree for every game."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import tarockrl
+from tarockrl.games import DISPLAY_NAMES, game_definition
+from tarockrl.games.api import GameDefinition
+
+
+def test_display_names_cover_every_game():
+    assert sorted(DISPLAY_NAMES) == tarockrl.list_games()
+
+
+@pytest.mark.parametrize("name", tarockrl.list_games())
+def test_definition_is_complete(name):
+    d = game_definition(name)
+    assert d.name == name and d.display_name == DISPLAY_NAMES[name]
+    for f in dataclasses.fields(GameDefinition):
+        if f.default is dataclasses.MISSING:
+            assert getattr(d, f.name) is not None, f.name
+    game = tarockrl.make_game(name)
+    assert game.num_actions > 0 and game.observation_size > 0 and game.state_len > 0
