@@ -20,10 +20,12 @@ from tarockrl.games.dreierles.kernels import (
     legal_mask,
     legal_set,
     random_action,
+    random_card_play,
     step,
 )
-from tarockrl.games.dreierles.layout import HIST_LEN, PHASE, RESULT, STATE_LEN, TERMINAL
+from tarockrl.games.dreierles.layout import HIST_LEN, PHASE, PLAY, RESULT, STATE_LEN, TERMINAL
 from tarockrl.games.dreierles.observe import observe
+from tarockrl.games.dreierles.rules import O_AUTO_FORCED
 
 PLAYOUT_SALT = np.int64(0x5EED_0F_D1CE)
 
@@ -80,11 +82,15 @@ def batch_random_actions(states, seed, step_no, opts, out):
 @njit(cache=True, _nrt=False)
 def _playout_chunk(state, scratch, first, last, seed, opts, returns_out, lengths_out):
     """Serial body of :func:`random_playouts` for games ``first..last-1`` (optimises better than a parfor)."""
+    fast = opts[O_AUTO_FORCED] == 0
     for g in range(first, last):
         rng = deal_with_rng(state, stream_seed(seed, g), opts, scratch)
         while state[PHASE] != TERMINAL:
-            rng, a = random_action(state, opts, rng)
-            step(state, a, opts)
+            if fast and state[PHASE] == PLAY:
+                rng = random_card_play(state, opts, rng)
+            else:
+                rng, a = random_action(state, opts, rng)
+                step(state, a, opts)
         for s in range(3):
             returns_out[g, s] = state[RESULT + s]
         lengths_out[g] = state[HIST_LEN]

@@ -715,6 +715,22 @@ def random_action(state, opts, rng):
     return rng, offset + select_bit(mask, r)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def random_card_play(state, opts, rng):
+    """In the PLAY phase (without ``auto_play_forced``): play a uniformly random legal card; returns the rng.
+
+    Exactly ``random_action`` followed by ``step``, without the phase dispatch: the hot loop of random playouts.
+    """
+    legal = play_legal(state, opts)
+    rng, r = below(rng, popcount(legal))
+    card = select_bit(legal, r)
+    h = state[HIST_LEN]
+    state[HIST + h] = A_PLAY + card
+    state[HIST_LEN] = h + 1
+    _apply_play(state, card, opts)
+    return rng
+
+
 @njit(cache=True)
 def located_cards(state):
     """Masks of every place a card can be: 3 hands, unassigned blind, discards, defenders' blind, 3 won piles,
