@@ -1,0 +1,149 @@
+"""Differential review: the engine against the independent pure-Python reference (reference_impl.py).
+
+After every action both must agree on the seat to act, the sorted legal actions and terminality; at the end on
+the returns. Deals come from the engine's seeded dealer (with ``max_redeals = 0``) or from explicit deal dicts
+that supply a balance and every redeal, so that throw-ins, forced redeals and packet requests are compared too.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import tarockrl
+from tests.troccas.reference_impl import CODES, Reference
+
+VARIANTS = [
+    {},
+    {"must_overtrump": True},
+    {"first_leader": "forehand"},
+    {"buob_demand_automatic": True},
+    {"scart_trumps_allowed": False},
+    {"king_after_fool_triggers": False},
+    {"scart_counts_for_fool": True, "slam_takes_scart": True},
+    {"fool_counts_as_trump_for_force": True},
+    {"talk_enabled": False},
+    {"throw_in_enabled": False},
+    {"dealer_force_enabled": False},
+    {"packet_options_enabled": False},
+    {"nine_ten_threshold": 3, "single_packet_threshold": 5},
+    {"king_jack_rule": False},
+    {"scart_jack_voids_all": True},
+    {"double_lead_enabled": True},
+    {"knock_enabled": True},
+    {"double_lead_enabled": True, "knock_enabled": True, "must_overtrump": True},
+]
+
+
+def random_hands(rng: random.Random, dealer: int) -> list[list[str]]:
+    pack = list(CODES)
+    rng.shuffle(pack)
+    hands, k = [], 0
+    for p in range(4):
+        n = 21 if p == dealer else 19
+        hands.append(pack[k:k + n])
+        k += n
+    return hands
+
+
+def biased_hands(rng: random.Random, dealer: int) -> list[list[str]]:
+    """Sometimes give the dealer no trump (FORCE), or hold kings with their jacks (BUOB, double lead)."""
+    if rng.random() < 0.3:
+        trumps = [c for c in CODES if c.startswith("T")]
+        others = [c for c in CODES if not c.startswith("T")]
+        rng.shuffle(others)
+        mine = others[:21]
+        rest = trumps + others[21:]
+        rng.shuffle(rest)
+        hands, k = [], 0
+        for p in range(4):
+            if p == dealer:
+                hands.append(mine)
+            else:
+                hands.append(rest[k:k + 19])
+                k += 19
+        return hands
+    return random_hands(rng, dealer)
+
+
+def random_deal(rng: random.Random, max_redeals: int) -> dict:
+    dealer = rng.randrange(4)
+    b = rng.choice([0, 0, 4, 9, 12, 18, 25])
+    bal = [-b, b] if rng.random() < 0.5 else [b, -b]
+    return {
+        "dealer": dealer,
+        "hands": biased_hands(rng, dealer),
+        "balance": bal,
+        "redeals": [biased_hands(rng, dealer) for _ in range(max_redeals)],
+    }
+
+
+def compare_episode(state, ref: Reference, rng: random.Random, policy_bias: float = 0.7) -> int:
+    steps = 0
+    while True:
+        assert state.is_terminal() == ref.terminal, (steps, state.history())
+        if ref.terminal:
+            got = [int(x) for x in state.returns()]
+            assert got == ref.result, (got, ref.result, state.history())
+            return steps
+        assert state.current_player() == ref.current_player(), (steps, ref.phase, state.history())
+        legal = state.legal_actions()
+        assert legal == ref.legal_actions(), (steps, ref.phase, legal, ref.legal_actions(), state.history())
+        # Prefer keeping the deal going but throw in / force / knock / double-lead / demand often enough.
+        if rng.random() < policy_bias and 104 in legal:
+            a = 104
+        else:
+            a = rng.choice(legal)
+        state.apply_action(a)
+        ref.apply(a)
+        steps += 1
+
+
+def run_seeded(n: int, start: int = 0, **options) -> None:
+    game = tarockrl.make_game("troccas", max_redeals=0, **options)
+    for seed in range(start, start + n):
+        state = game.new_initial_state(seed=seed)
+        ref = Reference(state.deal(), max_redeals=0, **options)
+        compare_episode(state, ref, random.Random(seed))
+
+
+def run_dicts(n: int, start: int = 0, **options) -> None:
+    max_redeals = options.get("max_redeals", 3)
+    game = tarockrl.make_game("troccas", **options)
+    for i in range(start, start + n):
+        rng = random.Random(10_000 + i)
+        deal = random_deal(rng, max_redeals)
+        state = game.new_initial_state(deal=deal)
+        ref = Reference(deal, **options)
+        compare_episode(state, ref, rng, policy_bias=rng.choice([0.0, 0.5, 0.8]))
+
+
+def test_reference_default_seeded():
+    run_seeded(120)
+
+
+def test_reference_default_dicts():
+    run_dicts(120)
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(o) or "default")
+def test_reference_variants(options):
+    run_dicts(12, **options)
+
+
+@pytest.mark.slow
+def test_reference_many_seeded():
+    run_seeded(3000, start=1000)
+
+
+@pytest.mark.slow
+def test_reference_many_dicts():
+    run_dicts(3000, start=1000)
+    run_dicts(500, start=5000, max_redeals=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(o) or "default")
+def test_reference_many_variants(options):
+    run_dicts(300, start=2000, **options)
