@@ -26,9 +26,23 @@ OPTION_SETS = [
 ]
 
 
+def _strength(a: int) -> int:
+    return 100 + a if a < 22 else a
+
+
 def _policy(rng: random.Random, legal: list[int], bias: int) -> int:
     # bias 0: uniform; bias 1: prefer GOOD / PASS less often to get long auctions and doubling chains;
-    # bias 2: prefer passing in the auction (reaches all-pass deals and short auctions)
+    # bias 2: prefer passing in the auction (reaches all-pass deals and short auctions);
+    # bias 3: never bid Solo / Solo Valat while something else is legal (talon contracts);
+    # bias 4: as 3 and aggressive; bias 5: as 4 and greedy card play (highest tarock, else highest card)
+    if bias >= 3:
+        no_solo = [a for a in legal if a not in (115, 116)]
+        if no_solo:
+            legal = no_solo
+        if bias == 5 and legal[-1] < 54:
+            return max(legal, key=_strength)
+        if bias >= 4:
+            bias = 1
     if bias == 1:
         non = [a for a in legal if a not in (108, 126)]
         if non and rng.random() < 0.7:
@@ -38,14 +52,43 @@ def _policy(rng: random.Random, legal: list[int], bias: int) -> int:
     return rng.choice(legal)
 
 
-def compare_one(seed: int, options: dict, bias: int = 0) -> int:
+CODES = (
+    [f"T{i}" for i in range(1, 22)]
+    + ["SKS"]
+    + [s + r for s in "HD" for r in ("4", "3", "2", "1", "J", "N", "Q", "K")]
+    + [s + r for s in "CS" for r in ("7", "8", "9", "10", "J", "N", "Q", "K")]
+)
+
+
+def skewed_deal(seed: int) -> dict:
+    """A deal where one random seat holds many top tarocks (reaches valats and trick-14..16 birds)."""
+    rng = random.Random(seed)
+    strong = rng.randrange(3)
+    n_top = rng.randint(10, 16)
+    top = list(range(22 - n_top, 22))
+    rest = [c for c in range(54) if c not in top]
+    rng.shuffle(rest)
+    hands: list[list[int]] = [[], [], []]
+    hands[strong] = top + rest[: 16 - n_top]
+    rest = rest[16 - n_top :]
+    others = [s for s in range(3) if s != strong]
+    hands[others[0]], hands[others[1]] = rest[:16], rest[16:32]
+    packets = [rest[32:35], rest[35:38]]
+    return {
+        "dealer": rng.randrange(3),
+        "hands": [[CODES[c] for c in sorted(h)] for h in hands],
+        "talon_packets": [[CODES[c] for c in sorted(p)] for p in packets],
+    }
+
+
+def compare_one(seed: int, options: dict, bias: int = 0, skewed: bool = False) -> int:
     game = tarockrl.make_game("dreiertarock", **options)
-    st = game.new_initial_state(seed=seed)
+    st = game.new_initial_state(deal=skewed_deal(seed)) if skewed else game.new_initial_state(seed=seed)
     ref = RefDreiertarock(st.deal(), **options)
     rng = random.Random(seed * 7919 + bias)
     n = 0
     while True:
-        ctx = f"seed={seed} options={options} bias={bias} history={st.history()}"
+        ctx = f"seed={seed} options={options} bias={bias} skewed={skewed} history={st.history()}"
         assert st.is_terminal() == ref.is_terminal(), ctx
         if st.is_terminal():
             break
@@ -56,6 +99,7 @@ def compare_one(seed: int, options: dict, bias: int = 0) -> int:
         st.apply_action(a)
         ref.apply(a)
         n += 1
+    ctx = f"seed={seed} options={options} bias={bias} skewed={skewed} history={st.history()}"
     assert st.legal_actions() == [], ctx
     assert [int(x) for x in st.returns()] == ref.returns(), ctx
     assert list(st.returns()) == [float(x) for x in ref.returns()], ctx
@@ -63,17 +107,21 @@ def compare_one(seed: int, options: dict, bias: int = 0) -> int:
 
 
 def test_reference_review_default():
-    for seed in range(120):
-        compare_one(seed, {}, bias=seed % 3)
+    for seed in range(180):
+        compare_one(seed, {}, bias=seed % 6)
+    for seed in range(60):
+        compare_one(seed, {}, bias=3 + seed % 3, skewed=True)
     for i, opts in enumerate(OPTION_SETS[1:]):
-        for seed in range(12):
-            compare_one(1000 + 100 * i + seed, opts, bias=seed % 3)
+        for seed in range(18):
+            compare_one(1000 + 100 * i + seed, opts, bias=seed % 6, skewed=seed % 3 == 0)
 
 
 @pytest.mark.slow
 def test_reference_review_many():
-    for seed in range(4000):
-        compare_one(10_000 + seed, {}, bias=seed % 3)
+    for seed in range(6000):
+        compare_one(10_000 + seed, {}, bias=seed % 6)
+    for seed in range(3000):
+        compare_one(20_000 + seed, {}, bias=3 + seed % 3, skewed=True)
     for i, opts in enumerate(OPTION_SETS[1:]):
-        for seed in range(600):
-            compare_one(100_000 + 1000 * i + seed, opts, bias=seed % 3)
+        for seed in range(900):
+            compare_one(100_000 + 1000 * i + seed, opts, bias=seed % 6, skewed=seed % 3 == 0)
