@@ -1,0 +1,112 @@
+"""Cross-check of the engine against the independent pure-Python reference (``reference_review.py``).
+
+Random and skewed deals are played with random legal actions; after every action the engine and the reference
+must agree on the phase, the seat to move, the sorted legal actions and terminality, and at the end on the returns.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import tarockrl
+from tests.dreierles.reference_review import CODES, KINGS, PASS, PFEIFE, Reference
+
+A_PLAY = 63
+
+
+def _skewed_deal(rng: random.Random) -> dict:
+    """A deal where one seat gets many trumps and kings (drives the discard fallback, Zehn Druck, Drulle...)."""
+    strong = [c for c in range(22)] + sorted(KINGS)
+    rng.shuffle(strong)
+    rest = [c for c in range(54) if c not in strong]
+    rng.shuffle(rest)
+    lucky = rng.randrange(3)
+    n_strong = rng.randint(12, 16)
+    hands: list[list[int]] = [[], [], []]
+    hands[lucky] = strong[:n_strong]
+    pool = strong[n_strong:] + rest
+    rng.shuffle(pool)
+    hands[lucky] += pool[: 16 - n_strong]
+    pool = pool[16 - n_strong :]
+    others = [s for s in range(3) if s != lucky]
+    hands[others[0]] = pool[:16]
+    hands[others[1]] = pool[16:32]
+    blind = pool[32:38]
+    if rng.random() < 0.5:  # put strong cards on top of the blind too
+        blind.sort(key=lambda c: (c > 21 and c not in KINGS, rng.random()))
+    return {
+        "dealer": rng.randrange(3),
+        "hands": [[CODES[c] for c in h] for h in hands],
+        "blind": [CODES[c] for c in blind],
+    }
+
+
+def _choose(rng: random.Random, state, legal: list[int]) -> int:
+    phase = state.phase()
+    if phase == "auction" and PASS in legal and rng.random() < 0.55:
+        return PASS
+    if phase == "play" and len(legal) > 1 and (A_PLAY + PFEIFE) in legal and rng.random() < 0.85:
+        legal = [a for a in legal if a != A_PLAY + PFEIFE]  # keep the Pfeife for the last trick more often
+    return rng.choice(legal)
+
+
+def _compare_game(game, options: dict, rng: random.Random, deal: dict | None, seed: int | None) -> None:
+    state = game.new_initial_state(deal=deal) if deal is not None else game.new_initial_state(seed=seed)
+    d = state.deal()
+    if deal is not None:
+        assert d["dealer"] == deal["dealer"] and list(d["blind"]) == list(deal["blind"])
+    ref = Reference(d, **options)
+    steps = 0
+    while True:
+        ctx = (options, d, state.history())
+        assert state.phase() == ref.phase, ctx
+        assert state.current_player() == ref.current_player(), ctx
+        assert state.is_terminal() == ref.is_terminal(), ctx
+        legal = state.legal_actions()
+        assert legal == ref.legal_actions(), ctx
+        if state.is_terminal():
+            break
+        a = _choose(rng, state, legal)
+        state.apply_action(a)
+        ref.apply(a)
+        steps += 1
+    assert 49 <= steps <= 56
+    np.testing.assert_allclose(state.returns(), ref.returns(), err_msg=str((options, d, state.history())))
+
+
+CONFIGS = [
+    {},
+    {"raeuber_restrictions": "iffezheim"},
+    {"last_round_raeuber_or_solo": True},
+    {"raeuber_restrictions": "none"},
+    {"raeuber_pfeife_rule": "third_trump_trick", "raeuber_21_rule": "not_with_stiess"},
+    {"raeuber_pfeife_carry_over": False},
+    {"knock_eligibility": "not_passed", "max_defender_knocks": 2, "pfeife_announce_timing": "after_knocks"},
+    {"allow_reknock": False, "knock_doubles_bonuses": True, "hand_bonus_basis": "dealt"},
+    {"counting_method": "exact_thirds", "min_one_unit_on_loss": True, "raeuber_max_knocks": 1},
+    {"raeuber_bonuses": True, "pfeife_defender_loss_scores_declarer": False, "raeuber_max_knocks": 0},
+]
+
+
+def _run(config: dict, n_games: int, seed: int) -> None:
+    game = tarockrl.make_game("dreierles", **config)
+    rng = random.Random(seed)
+    for i in range(n_games):
+        if i % 3 == 2:
+            _compare_game(game, config, rng, _skewed_deal(rng), None)
+        else:
+            _compare_game(game, config, rng, None, seed * 100003 + i)
+
+
+@pytest.mark.parametrize("config", CONFIGS[:3], ids=["default", "iffezheim", "last_round"])
+def test_reference_agrees(config):
+    _run(config, 150 if not config else 60, 7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("config", CONFIGS, ids=[str(i) for i in range(len(CONFIGS))])
+def test_reference_agrees_many(config):
+    _run(config, 3000, 11)
