@@ -302,20 +302,59 @@ class RefTatteln:
             self.trick_no += 1
 
     # ------------------------------------------------------------------ score
-    def returns(self) -> list[int]:
-        if not self.done:
-            return [0, 0]
+    def deal_points(self):
+        """(Dadj, matsched seat or None, mult) of a finished deal (Sections 6.1-6.3)."""
         d = [self.pile[p] + self.meld[p] for p in (0, 1)]
-        mult = 1
+        mult, matsched = 1, None
         if self.o["matsch_enabled"]:
             for x in (0, 1):
                 if self.final_won[x] == 0:
+                    matsched = x
                     mult = self.o["matsch_multiplier"]
                     if self.o["matsch_forfeits_score"]:
                         d[x] = 0
+        return d, matsched, mult
+
+    def returns(self) -> list[int]:
+        if not self.done:
+            return [0, 0]
+        d, _, mult = self.deal_points()
         diff = d[0] - d[1]
         if self.o["reward_mode"] == "points":
             s = mult * diff
         else:
             s = mult * ((diff > 0) - (diff < 0))
         return [s, -s]
+
+
+class RefPartie:
+    """The partie bookkeeping of Section 7."""
+
+    def __init__(self, first_dealer: int, target: int = 500, double_below_half: bool = True, matsch_ends: bool = True):
+        self.dealer = first_dealer
+        self.target = target
+        self.double_below_half = double_below_half
+        self.matsch_ends = matsch_ends
+        self.totals = [0, 0]
+        self.winner = None
+        self.stake = 0
+
+    def record(self, dadj, matsched) -> None:
+        assert self.winner is None
+        self.totals = [self.totals[0] + dadj[0], self.totals[1] + dadj[1]]
+        self.dealer = 1 - self.dealer
+        if matsched is not None and self.matsch_ends:
+            self.winner, self.stake = 1 - matsched, 2
+            return
+        if max(self.totals) >= self.target and self.totals[0] != self.totals[1]:
+            self.winner = 0 if self.totals[0] > self.totals[1] else 1
+            lose = self.totals[1 - self.winner]
+            self.stake = 2 if self.double_below_half and 2 * lose < self.target else 1
+
+    def settlement(self):
+        if self.winner is None:
+            return [0, 0]
+        out = [0, 0]
+        out[self.winner] = self.stake
+        out[1 - self.winner] = -self.stake
+        return out

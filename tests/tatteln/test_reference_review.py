@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import tarockrl
+from tarockrl.games.tatteln.partie import Partie
 
-from .reference_review import RefTatteln
+from .reference_review import RefPartie, RefTatteln
 
 OPTION_SETS = [
     {},
@@ -158,3 +159,41 @@ def test_reference_reproduces_example_2():
         ref.apply(a)
     assert ref.meld == [16, 10]
     assert ref.leader == 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"partie_target": 100},
+        {"partie_target": 300, "partie_double_below_half": False, "matsch_ends_partie": False},
+    ],
+)
+def test_reference_partie(options):
+    game = tarockrl.make_game("tatteln", **options)
+    ref_opts = {k: v for k, v in options.items() if not k.startswith("partie") and k != "matsch_ends_partie"}
+    for seed in range(8):
+        rng = random.Random(seed)
+        partie = Partie(game, seed=seed)
+        ref_p = RefPartie(
+            partie.next_dealer,
+            options.get("partie_target", 500),
+            options.get("partie_double_below_half", True),
+            options.get("matsch_ends_partie", True),
+        )
+        while not partie.over:
+            state = partie.new_deal()
+            deal = state.deal()
+            assert deal["dealer"] == ref_p.dealer
+            ref = RefTatteln(deal, **ref_opts)
+            while not ref.done:
+                a = _pick(rng, list(state.legal_actions()), 32, 1)
+                state.apply_action(a)
+                ref.apply(a)
+            rec = partie.record(state)
+            dadj, matsched, _ = ref.deal_points()
+            assert rec.deal_points == tuple(dadj) and rec.matsched == matsched
+            ref_p.record(dadj, matsched)
+            assert partie.totals == ref_p.totals
+            assert partie.over == (ref_p.winner is not None)
+        assert list(partie.settlement()) == ref_p.settlement()
