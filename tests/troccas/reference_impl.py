@@ -178,7 +178,7 @@ class Reference:
     # ---- play ----------------------------------------------------------------------------------------------
     def _start_play(self):
         self.kj_on = self.o["king_jack_rule"]
-        if self.o["scart_jack_voids_all"] and any(offset(c) == 10 for c in self.scart):
+        if self.o["scart_jack_voids_all"] and any(c >= 22 and offset(c) == 10 for c in self.scart):
             self.kj_on = False
         self.phase = "PLAY"
         self.leader = self.d if self.o["first_leader"] == "dealer" else (self.d + 1) % 4

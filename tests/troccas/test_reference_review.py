@@ -147,3 +147,66 @@ def test_reference_many_dicts():
 @pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(o) or "default")
 def test_reference_many_variants(options):
     run_dicts(300, start=2000, **options)
+
+
+def shutout_deal(rng: random.Random, dealer_team: int) -> dict:
+    """Team B (seats 1, 3) holds every trump, so it wins every trick; team A (seats 0, 2) holds the Fool.
+
+    ``dealer_team = 1``: seat 1 deals and holds all 21 trumps. ``dealer_team = 0``: seat 0 deals without a
+    trump, seat 1 holds trumps I-XIX and seat 3 trumps XX and XXI (team A still wins nothing).
+    """
+    trumps = [f"T{i}" for i in range(1, 22)]
+    plain = [c for c in CODES if c[0] in "cobs"]
+    rng.shuffle(plain)
+    if dealer_team == 1:
+        h1 = trumps
+        rest = plain + ["FOOL"]
+        rest.remove("FOOL")
+        h0 = ["FOOL"] + rest[:18]
+        h2, h3 = rest[18:37], rest[37:]
+        return {"dealer": 1, "hands": [h0, h1, h2, h3]}
+    h1 = trumps[:19]
+    h3 = trumps[19:] + plain[:17]
+    h0 = ["FOOL"] + plain[17:37]
+    h2 = plain[37:]
+    return {"dealer": 0, "hands": [h0, h1, h2, h3]}
+
+
+@pytest.mark.parametrize("options", [{}, {"scart_counts_for_fool": True}, {"slam_takes_scart": True},
+                                     {"scart_counts_for_fool": True, "slam_takes_scart": True}],
+                         ids=lambda o: ",".join(o) or "default")
+def test_reference_shutout_deals(options):
+    game = tarockrl.make_game("troccas", max_redeals=0, **options)
+    for i in range(20):
+        rng = random.Random(i)
+        deal = shutout_deal(rng, i % 2)
+        for p in range(4):
+            rng.shuffle(deal["hands"][p])
+        state = game.new_initial_state(deal=deal)
+        compare_episode(state, Reference(deal, max_redeals=0, **options), rng)
+
+
+def test_reference_scart_fallback_deals():
+    """The dealer holds only trumps, the Fool and kings: under scart_trumps_allowed = false trumps II-XX are
+    legal again (4.7); compared over a few random plays, also with the default option."""
+    for options in ({"scart_trumps_allowed": False}, {}):
+        game = tarockrl.make_game("troccas", max_redeals=0, **options)
+        for i in range(10):
+            rng = random.Random(i)
+            mine = [f"T{k}" for k in range(1, 18)] + ["cK", "oK", "bK", "sK"]
+            if i % 2:
+                mine[-1] = "FOOL"
+            rest = [c for c in CODES if c not in mine]
+            rng.shuffle(rest)
+            rng.shuffle(mine)
+            dealer = i % 4
+            hands, k = [], 0
+            for p in range(4):
+                if p == dealer:
+                    hands.append(mine)
+                else:
+                    hands.append(rest[k:k + 19])
+                    k += 19
+            deal = {"dealer": dealer, "hands": hands}
+            state = game.new_initial_state(deal=deal)
+            compare_episode(state, Reference(deal, max_redeals=0, **options), rng)
