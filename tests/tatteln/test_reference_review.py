@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tarockrl
+from tarockrl.errors import TarockError
 from tarockrl.games.tatteln.partie import Partie
 
 from .reference_review import RefPartie, RefTatteln
@@ -28,6 +29,9 @@ OPTION_SETS = [
     {"trump_jack_nine_bonus": False, "matsch_forfeits_score": False, "matsch_multiplier": 3},
     {"matsch_enabled": False},
     {"reward_mode": "win_loss"},
+    {"deck_size": 36, "max_window_length": 8, "sets_all_ranks": True, "seq_tie_trump_wins": True},
+    {"no_trump": True, "seq_tie_trump_wins": True, "hand_size": 8},
+    {"announce_only_on_lead": True, "announce_in_final_phase": False, "blocker_scores": False},
 ]
 
 
@@ -60,11 +64,20 @@ def compare_games(options: dict, seeds, style_mod: int = 3) -> int:
             assert state.current_player() == ref.current_player(), ctx
             legal = list(state.legal_actions())
             assert legal == ref.legal_actions(), (ctx, legal, ref.legal_actions())
+            if steps % 11 == 5:
+                illegal = [x for x in range(n + 3) if x not in legal]
+                if illegal:
+                    before = state.to_bytes()
+                    with pytest.raises(TarockError):
+                        state.apply_action(rng.choice(illegal))
+                    assert state.to_bytes() == before
             a = _pick(rng, legal, n, style)
             state.apply_action(a)
             ref.apply(a)
             steps += 1
         assert state.legal_actions() == []
+        with pytest.raises(TarockError):
+            state.apply_action(0)
         got = np.asarray(state.returns(), dtype=float)
         assert np.allclose(got, ref.returns()), (options, seed, got, ref.returns())
         count += 1
