@@ -125,3 +125,72 @@ def test_reference_review_many():
     for i, opts in enumerate(OPTION_SETS[1:]):
         for seed in range(900):
             compare_one(100_000 + 1000 * i + seed, opts, bias=seed % 6, skewed=seed % 3 == 0)
+
+
+def compare_auto(seed: int, bias: int) -> None:
+    """``auto_play_forced``: the engine applies single-legal decisions itself; the game must be unchanged."""
+    game = tarockrl.make_game("dreiertarock", auto_play_forced=True)
+    st = game.new_initial_state(seed=seed)
+    ref = RefDreiertarock(st.deal())
+    rng = random.Random(seed)
+    while True:
+        while not ref.is_terminal() and len(ref.legal_actions()) == 1:
+            ref.apply(ref.legal_actions()[0])
+        ctx = f"seed={seed} bias={bias} history={st.history()}"
+        assert st.history() == ref.history, ctx
+        assert st.is_terminal() == ref.is_terminal(), ctx
+        if st.is_terminal():
+            break
+        assert st.current_player() == ref.current_player(), ctx
+        legal = st.legal_actions()
+        assert legal == ref.legal_actions(), ctx
+        a = _policy(rng, legal, bias)
+        st.apply_action(a)
+        ref.apply(a)
+    assert [int(x) for x in st.returns()] == ref.returns()
+
+
+def test_reference_review_auto_play_forced():
+    for seed in range(30):
+        compare_auto(seed, seed % 6)
+
+
+def _play(deal: dict, actions: list[int], **options) -> tuple:
+    st = tarockrl.make_game("dreiertarock", **options).new_initial_state(deal=deal)
+    ref = RefDreiertarock(deal, **options)
+    for a in actions:
+        assert st.legal_actions() == ref.legal_actions(), (actions, a)
+        st.apply_action(a)
+        ref.apply(a)
+    assert st.legal_actions() == ref.legal_actions()
+    assert st.current_player() == ref.current_player()
+    return st, ref
+
+
+def test_reference_review_auction_corners():
+    deal = skewed_deal(5)
+    d = deal["dealer"]
+    F, M, R = (d + 1) % 3, (d + 2) % 3, d
+    # B5: three-way, after F holds M may only pass or raise
+    st, _ = _play(deal, [110, 111, 112, 109])
+    assert st.current_player() == M and st.legal_actions() == [108, 113]
+    # a Solo after a holding war: the seats that have spoken may only pass
+    st, _ = _play(deal, [110, 111, 115])
+    assert st.current_player() == F and st.legal_actions() == [108]
+    st, _ = _play(deal, [110, 111, 115, 108])
+    assert st.current_player() == M and st.legal_actions() == [108]
+    st, ref = _play(deal, [110, 111, 115, 108, 108])
+    assert ref.declarer == R and ref.contract == 6 and st.phase() == ref.phase == "announce"
+    # forehand passes: M opens with Einser, R (junior) may raise or go solo, then M may hold
+    st, _ = _play(deal, [108, 110])
+    assert st.current_player() == R and st.legal_actions() == [108, 111, 115, 116]
+    st, _ = _play(deal, [108, 110, 111])
+    assert st.current_player() == M and st.legal_actions() == [108, 109]
+    # the 11-call holding war ends in a Fuenfer for forehand
+    war = [110, 111, 108, 109, 112, 109, 113, 109, 114, 109, 108]
+    st, ref = _play(deal, war)
+    assert ref.declarer == F and ref.contract == 5 and st.current_player() == F
+    assert st.legal_actions() == [117, 118]
+    # forehand_must_bid removes PASS from forehand's first turn only
+    st, _ = _play(deal, [], forehand_must_bid=True)
+    assert st.legal_actions() == [110, 115, 116]
