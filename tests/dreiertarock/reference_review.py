@@ -346,12 +346,7 @@ class RefDreiertarock:
         self.winners.append(w)
         self.trick = []
         self.turn = w[0]
-        if (
-            not self.trischaken
-            and self.contract == 7
-            and self.o["solo_valat_early_end"]
-            and w[0] != self.declarer
-        ):
+        if not self.trischaken and self.contract == 7 and self.o["solo_valat_early_end"] and w[0] != self.declarer:
             self._score()
         elif len(self.tricks) == 16:
             self._score()

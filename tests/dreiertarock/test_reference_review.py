@@ -23,6 +23,9 @@ OPTION_SETS = [
     {"valat_cancels_silent_bonuses": False, "solo_bonus_factor": 2, "kaiserstich": True},
     {"solo_valat_early_end": False, "redeal_without_tarock": True},
     {"all_pass_rule": "trischaken", "kaiserstich": True, "trischaken_value": 7},
+    {"kontra_max_level": 0, "valat_factor": 1, "solo_bonus_factor": 0},
+    {"kontra_max_level": 2, "discard_tarock_rule": "free", "solo_declarer_leads": True, "kaiserstich": True},
+    {"kontra_enabled": False, "announce_first_turn_only": False, "silent_bird_failure_penalty": True},
 ]
 
 
@@ -194,3 +197,148 @@ def test_reference_review_auction_corners():
     # forehand_must_bid removes PASS from forehand's first turn only
     st, _ = _play(deal, [], forehand_must_bid=True)
     assert st.legal_actions() == [110, 115, 116]
+
+
+# --------------------------------------------------------------------------- worked examples (reference self-check)
+def _h(text: str) -> list[str]:
+    return text.split()
+
+
+def _tricks(lines: list[str]) -> list[int]:
+    """Trick lines 'sX c, sY c, sZ c' in trick order -> PLAY actions."""
+    out = []
+    for line in lines:
+        for part in line.split(","):
+            out.append(CODES.index(part.split()[1]))
+    return out
+
+
+def _disc(*codes: str) -> list[int]:
+    return [54 + CODES.index(c) for c in codes]
+
+
+EX_A = {
+    "dealer": 2,
+    "hands": [
+        _h("T1 T7 T9 T10 T16 T17 SKS H1 D3 C10 CJ CN CQ SJ SQ SK"),
+        _h("T4 T8 T11 T19 T20 H2 HN D4 D1 DJ DN C8 C9 S7 S9 S10"),
+        _h("T2 T3 T6 T12 T14 T15 T21 H4 H3 HJ D2 DQ DK C7 S8 SN"),
+    ],
+    "talon_packets": [_h("T18 HQ CK"), _h("T5 T13 HK")],
+}
+EX_A_PLAY = [
+    "s0 T7, s1 T11, s2 T6",
+    "s1 T20, s2 T15, s0 T16",
+    "s1 DJ, s2 DQ, s0 T18",
+    "s0 SQ, s1 S9, s2 S8",
+    "s0 T17, s1 T19, s2 T14",
+    "s1 DN, s2 DK, s0 T9",
+    "s0 SJ, s1 S10, s2 SN",
+    "s2 D2, s0 T10, s1 D4",
+    "s0 CN, s1 C8, s2 C7",
+    "s0 CK, s1 C9, s2 T12",
+    "s2 H3, s0 HQ, s1 H2",
+    "s0 CQ, s1 T8, s2 T21",
+    "s2 H4, s0 SKS, s1 HN",
+    "s0 CJ, s1 T4, s2 T3",
+    "s1 S7, s2 T2, s0 SK",
+    "s2 HJ, s0 T1, s1 D1",
+]
+EX_D = {
+    "dealer": 2,
+    "hands": [
+        _h("T8 T9 T10 T11 T12 T13 T14 T15 T16 T17 T18 T19 T20 T21 SKS HK"),
+        _h("T1 T2 T3 T4 H3 H2 H1 HJ HN HQ D2 D1 DJ DN DQ DK"),
+        _h("T5 T6 T7 C8 C9 C10 CJ CN CQ CK S9 S10 SJ SN SQ SK"),
+    ],
+    "talon_packets": [_h("D4 D3 C7"), _h("H4 S7 S8")],
+}
+EX_D_PLAY = [
+    "s0 SKS, s1 T4, s2 T7",
+    "s0 T21, s1 T3, s2 T6",
+    "s0 T20, s1 T2, s2 T5",
+    "s0 T19, s1 T1, s2 SK",
+    "s0 T18, s1 DK, s2 SQ",
+    "s0 T17, s1 DQ, s2 SN",
+    "s0 T16, s1 DN, s2 SJ",
+    "s0 T15, s1 DJ, s2 S10",
+    "s0 T14, s1 D1, s2 S9",
+    "s0 T13, s1 D2, s2 CK",
+    "s0 T12, s1 HQ, s2 CQ",
+    "s0 T11, s1 HN, s2 CN",
+    "s0 T10, s1 HJ, s2 CJ",
+    "s0 T9, s1 H1, s2 C10",
+    "s0 T8, s1 H2, s2 C9",
+    "s0 HK, s1 H3, s2 C8",
+]
+EX_E = {
+    "dealer": 2,
+    "hands": [
+        _h("T6 T7 T8 T10 T13 H3 HK D1 DJ DQ C7 C8 C9 CN CK S10"),
+        _h("T1 T2 T5 T9 T14 T15 T19 T20 T21 H4 D4 DN DK CJ SN SQ"),
+        _h("T3 T4 T12 T17 T18 H2 H1 HJ D3 D2 C10 CQ S7 S8 S9 SK"),
+    ],
+    "talon_packets": [_h("T11 T16 SKS"), _h("HN HQ SJ")],
+}
+EX_F_PLAY = [
+    "s0 C9, s1 CJ, s2 CQ",
+    "s2 H2, s0 HK, s1 H4",
+    "s0 CK, s1 T14, s2 C10",
+    "s1 D4, s2 D3, s0 DQ",
+    "s0 T8, s1 T19, s2 T12",
+    "s1 T9, s2 T18, s0 T7",
+    "s2 D2, s0 D1, s1 DN",
+    "s1 SQ, s2 SK, s0 S10",
+    "s2 S7, s0 T6, s1 SN",
+    "s0 DJ, s1 DK, s2 T4",
+    "s2 S9, s0 T13, s1 T20",
+    "s1 T15, s2 T17, s0 T10",
+    "s2 H1, s0 H3, s1 T5",
+    "s1 T21, s2 T3, s0 C8",
+    "s1 T2, s2 HJ, s0 CN",
+    "s1 T1, s2 S8, s0 C7",
+]
+
+
+@pytest.mark.parametrize(
+    "deal, actions, options, expected",
+    [
+        (
+            EX_A,
+            [110, 111, 108, 109, 108, 117, *_disc("H1", "D3", "C10"), 126, 126, 126, *_tricks(EX_A_PLAY)],
+            {},
+            [40, -20, -20],
+        ),
+        (
+            EX_D,
+            [
+                110,
+                108,
+                108,
+                117,
+                *_disc("D4", "D3", "C7"),
+                126,
+                119,
+                126,
+                122,
+                126,
+                123,
+                122,
+                126,
+                126,
+                126,
+                *_tricks(EX_D_PLAY),
+            ],
+            {},
+            [1280, -640, -640],
+        ),
+        (EX_E, [108, 108, 116, 126, 122, 126, 126, 126, *_tricks(["s0 C9, s1 CJ, s2 C10"])], {}, [1920, 1920, -3840]),
+        (EX_E, [108, 108, 108], {}, [0, 0, 0]),
+        (EX_E, [108, 108, 108, *_tricks(EX_F_PLAY)], {"all_pass_rule": "trischaken"}, [30, -60, 30]),
+    ],
+)
+def test_reference_review_worked_examples(deal, actions, options, expected):
+    st, ref = _play(deal, actions, **options)
+    assert ref.is_terminal() and st.is_terminal()
+    assert ref.returns() == expected
+    assert [int(x) for x in st.returns()] == expected
