@@ -12,7 +12,7 @@ import random
 import pytest
 
 import tarockrl
-from tests.troccas.reference_impl import CODES, Reference
+from tests.troccas.reference_impl import CODES, DEFAULTS, Reference
 
 VARIANTS = [
     {},
@@ -210,3 +210,61 @@ def test_reference_scart_fallback_deals():
             deal = {"dealer": dealer, "hands": hands}
             state = game.new_initial_state(deal=deal)
             compare_episode(state, Reference(deal, max_redeals=0, **options), rng)
+
+
+def test_reference_fool_paid_with_a_counter():
+    """Team A wins only the first trick (T1, T21 and two kings) and loses the Fool later: it has no 1-point
+    card, so it pays with its lowest-valued card, lowest index (5.8) -- here trump I."""
+    game = tarockrl.make_game("troccas", max_redeals=0)
+    for i in range(10):
+        rng = random.Random(i)
+        plain = [c for c in CODES if c[0] in "cobs" and c not in ("cK", "oK", "bK", "sK")]
+        rng.shuffle(plain)
+        hands = [
+            ["T21", "FOOL"] + plain[:17],
+            [f"T{k}" for k in range(1, 21)] + [plain[17]],
+            ["cK", "oK"] + plain[18:35],
+            ["bK", "sK"] + plain[35:],
+        ]
+        deal = {"dealer": 1, "hands": hands}
+        state = game.new_initial_state(deal=deal)
+        ref = Reference(deal, max_redeals=0)
+        wanted = {(1, "SCART"): [CODES.index(plain[17]), 19], (1, "PLAY"): [0], (2, "PLAY"): [35, 49],
+                  (3, "PLAY"): [63, 77], (0, "PLAY"): [20]}
+        while not ref.terminal:
+            legal = state.legal_actions()
+            assert legal == ref.legal_actions()
+            assert state.current_player() == ref.current_player()
+            first_trick = ref.phase != "PLAY" or not ref.played or len(ref.played) < 4
+            choice = [a for a in wanted.get((ref.cur, ref.phase), []) if a in legal] if first_trick else []
+            a = choice[0] if choice else rng.choice(legal)
+            state.apply_action(a)
+            ref.apply(a)
+        assert ref.tricks_won[0] == 1 and ref.fool_trick_team == 1
+        assert state.is_terminal()
+        assert [int(x) for x in state.returns()] == ref.result
+        # A keeps T21 and the two kings (and gets the Fool back) and pays T1: 4 cards, 20 - 3 = 17 points
+        assert ref.result[0] == 17 - 36
+
+
+def random_options(rng: random.Random) -> dict:
+    opts = {
+        "first_leader": rng.choice(["dealer", "forehand"]),
+        "max_redeals": rng.choice([0, 1, 2, 3, 5]),
+        "nine_ten_threshold": rng.choice([1, 9, 12]),
+    }
+    opts["single_packet_threshold"] = opts["nine_ten_threshold"] + rng.choice([0, 6, 9])
+    for flag in ("must_overtrump", "scart_counts_for_fool", "king_jack_rule", "king_after_fool_triggers",
+                 "buob_demand_automatic", "scart_jack_voids_all", "double_lead_enabled", "talk_enabled",
+                 "throw_in_enabled", "dealer_force_enabled", "fool_counts_as_trump_for_force",
+                 "packet_options_enabled", "scart_trumps_allowed", "knock_enabled", "slam_takes_scart"):
+        if rng.random() < 0.3:
+            opts[flag] = not DEFAULTS[flag]
+    return opts
+
+
+@pytest.mark.slow
+def test_reference_random_option_sets():
+    for k in range(200):
+        opts = random_options(random.Random(k))
+        run_dicts(25, start=100 * k, **opts)
