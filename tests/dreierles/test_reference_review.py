@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import tarockrl
+from tarockrl.errors import IllegalActionError
 from tests.dreierles.reference_review import CODES, KINGS, PASS, PFEIFE, Reference
 
 A_PLAY = 63
@@ -58,8 +59,9 @@ def _compare_game(game, options: dict, rng: random.Random, deal: dict | None, se
     d = state.deal()
     if deal is not None:
         assert d["dealer"] == deal["dealer"] and list(d["blind"]) == list(deal["blind"])
-    ref = Reference(d, **options)
-    steps = 0
+    auto = bool(options.get("auto_play_forced", False))
+    ref = Reference(d, **{k: v for k, v in options.items() if k != "auto_play_forced"})
+    ref_history: list[int] = []
     while True:
         ctx = (options, d, state.history())
         assert state.phase() == ref.phase, ctx
@@ -69,11 +71,22 @@ def _compare_game(game, options: dict, rng: random.Random, deal: dict | None, se
         assert legal == ref.legal_actions(), ctx
         if state.is_terminal():
             break
+        if rng.random() < 0.05:  # an illegal action is rejected and leaves the state unchanged
+            bad = rng.choice([x for x in range(117) if x not in legal])
+            before = state.to_bytes()
+            with pytest.raises(IllegalActionError):
+                state.apply_action(bad)
+            assert state.to_bytes() == before
         a = _choose(rng, state, legal)
         state.apply_action(a)
         ref.apply(a)
-        steps += 1
-    assert 49 <= steps <= 56
+        ref_history.append(a)
+        while auto and not ref.is_terminal() and len(ref.legal_actions()) == 1:
+            forced = ref.legal_actions()[0]
+            ref.apply(forced)
+            ref_history.append(forced)
+        assert state.history() == ref_history, ctx
+    assert 49 <= len(ref_history) <= 56
     np.testing.assert_allclose(state.returns(), ref.returns(), err_msg=str((options, d, state.history())))
 
 
@@ -88,6 +101,9 @@ CONFIGS = [
     {"allow_reknock": False, "knock_doubles_bonuses": True, "hand_bonus_basis": "dealt"},
     {"counting_method": "exact_thirds", "min_one_unit_on_loss": True, "raeuber_max_knocks": 1},
     {"raeuber_bonuses": True, "pfeife_defender_loss_scores_declarer": False, "raeuber_max_knocks": 0},
+    {"auto_play_forced": True, "contract_factors": (2, 3, 5, 7), "zehn_druck_min_trumps": 9, "bonus_drulle": 3},
+    {"raeuber_base": 6, "last_round_raeuber_or_solo": True, "last_round_raeuber_base": 8, "pfeife_value_silent": 3,
+     "pfeife_value_announced": 5, "bonus_koenigsrolle": 2, "bonus_zehn_druck": 2},
 ]
 
 
@@ -103,7 +119,7 @@ def _run(config: dict, n_games: int, seed: int) -> None:
 
 @pytest.mark.parametrize("config", CONFIGS[:3], ids=["default", "iffezheim", "last_round"])
 def test_reference_agrees(config):
-    _run(config, 150 if not config else 60, 7)
+    _run(config, 1500 if not config else 600, 7)
 
 
 @pytest.mark.slow
