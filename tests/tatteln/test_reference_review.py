@@ -85,7 +85,7 @@ def compare_games(options: dict, seeds, style_mod: int = 3) -> int:
 
 
 def test_reference_default_options():
-    assert compare_games({}, range(300)) == 300
+    assert compare_games({}, range(500)) == 500
 
 
 @pytest.mark.parametrize("options", OPTION_SETS[1:], ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
@@ -210,3 +210,33 @@ def test_reference_partie(options):
             assert partie.totals == ref_p.totals
             assert partie.over == (ref_p.winner is not None)
         assert list(partie.settlement()) == ref_p.settlement()
+
+
+@pytest.mark.parametrize("options", [{}, {"deck_size": 36, "final_must_head": True, "final_must_trump": True}])
+def test_reference_batch_drivers(options):
+    """The batch path (legal masks, random actions, step, returns) against the reference."""
+    game = tarockrl.make_game("tatteln", **options)
+    n = game.num_actions - 3
+    batch = game.new_batch(40, seed=5)
+    refs = [RefTatteln(batch.state(i).deal(), **options) for i in range(len(batch))]
+    step_no = 0
+    while not batch.is_terminal().all():
+        masks = batch.legal_masks()
+        players = batch.current_players()
+        term = batch.is_terminal()
+        for i, ref in enumerate(refs):
+            assert bool(term[i]) == ref.done
+            if not ref.done:
+                assert players[i] == ref.current_player()
+                assert list(np.flatnonzero(masks[i])) == ref.legal_actions()
+            else:
+                assert not masks[i].any()
+        acts = batch.random_actions(seed=9, step_no=step_no)
+        batch.step(acts)
+        for i, ref in enumerate(refs):
+            if not ref.done:
+                ref.apply(int(acts[i]))
+        step_no += 1
+    assert all(ref.done for ref in refs)
+    assert np.allclose(batch.returns(), [ref.returns() for ref in refs])
+    assert step_no <= 6 * (n // 2) - 7
