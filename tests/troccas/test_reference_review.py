@@ -268,3 +268,67 @@ def test_reference_random_option_sets():
     for k in range(200):
         opts = random_options(random.Random(k))
         run_dicts(25, start=100 * k, **opts)
+
+
+def run_seeded_with_redeals(n: int, start: int = 0, **options) -> None:
+    """Seeded deals with redeals drawn by the engine: play once to learn the redeals (``State.deal()`` lists
+    them at the end), then replay the same actions against the reference step by step."""
+    from tarockrl.games.troccas import new_state
+
+    game = tarockrl.make_game("troccas", **options)
+    for seed in range(start, start + n):
+        rng = random.Random(seed)
+        kwargs = {"dealer": rng.randrange(4), "balance": rng.choice([0, 9, -9, 18, -20])}
+        state = new_state(game, seed, **kwargs)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(105 if 105 in legal and rng.random() < 0.6 else rng.choice(legal))
+        deal, actions = state.deal(), state.history()
+        replay = new_state(game, seed, **kwargs)
+        ref = Reference(deal, **options)
+        for a in actions:
+            assert replay.current_player() == ref.current_player()
+            assert replay.legal_actions() == ref.legal_actions()
+            replay.apply_action(a)
+            ref.apply(a)
+        assert replay.is_terminal() and ref.terminal
+        assert [int(x) for x in replay.returns()] == ref.result
+
+
+def test_reference_seeded_with_redeals():
+    run_seeded_with_redeals(60)
+
+
+def test_reference_batch():
+    """The batch drivers against the reference (max_redeals = 0, dealers and balances per row)."""
+    from tarockrl.games.troccas import new_batch
+
+    game = tarockrl.make_game("troccas", max_redeals=0)
+    n = 24
+    batch = new_batch(game, n, seed=7, dealers=[i % 4 for i in range(n)],
+                      balances=[(-20, -9, 0, 9, 18, 30)[i % 6] for i in range(n)])
+    refs = [Reference(batch.state(i).deal(), max_redeals=0) for i in range(n)]
+    step = 0
+    while not batch.is_terminal().all():
+        masks = batch.legal_masks()
+        players = batch.current_players()
+        for i, ref in enumerate(refs):
+            assert bool(batch.is_terminal()[i]) == ref.terminal
+            if not ref.terminal:
+                assert int(players[i]) == ref.current_player()
+                assert [int(a) for a in masks[i].nonzero()[0]] == ref.legal_actions()
+        actions = batch.random_actions(seed=3, step_no=step)
+        batch.step(actions)
+        for i, ref in enumerate(refs):
+            if not ref.terminal:
+                ref.apply(int(actions[i]))
+        step += 1
+    returns = batch.returns()
+    for i, ref in enumerate(refs):
+        assert ref.terminal and [int(x) for x in returns[i]] == ref.result
+
+
+@pytest.mark.slow
+def test_reference_many_seeded_with_redeals():
+    run_seeded_with_redeals(1500, start=1000)
+    run_seeded_with_redeals(300, start=5000, fool_counts_as_trump_for_force=True, talk_enabled=False)
