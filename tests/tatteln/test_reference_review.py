@@ -11,6 +11,7 @@ import tarockrl
 from tarockrl.errors import TarockError
 from tarockrl.games.tatteln.partie import Partie
 
+from .helpers import legal_names, make_deal, melds
 from .reference_review import RefPartie, RefTatteln
 
 OPTION_SETS = [
@@ -240,3 +241,42 @@ def test_reference_batch_drivers(options):
     assert all(ref.done for ref in refs)
     assert np.allclose(batch.returns(), [ref.returns() for ref in refs])
     assert step_no <= 6 * (n // 2) - 7
+
+
+def _both(deal: dict, names: list[str], **options):
+    """Play ``names`` ("PLAY HK", "ANNOUNCE_SEQ", ...) on the engine and the reference, comparing every step."""
+    game = tarockrl.make_game("tatteln", **options)
+    state = game.new_initial_state(deal=deal)
+    ref = RefTatteln(deal, **options)
+    for name in names:
+        assert state.current_player() == ref.current_player()
+        assert list(state.legal_actions()) == ref.legal_actions()
+        a = next(x for x in state.legal_actions() if state.action_to_string(x) == name)
+        state.apply_action(a)
+        ref.apply(a)
+    assert list(state.legal_actions()) == ref.legal_actions()
+    assert melds(state) == ref.meld
+    return state, ref
+
+
+def test_hand_made_led_card_no_longer_blocks():
+    """D23: the follower's announcement is compared with the leader's hand after the lead."""
+    deal = make_deal(1, ["SA SK SQ D7 D8 C7 C8 HA DA", "HJ HT H9 D9 DT C9 CT S7 S8"], "CA")
+    # The leader announces first: A K Q beats J T 9, the leader scores 3.
+    _, ref = _both(deal, ["ANNOUNCE_SEQ"])
+    assert ref.meld == [3, 0]
+    # The leader leads SA first: the follower's J T 9 (key 52) now beats K Q (no window) and scores 3.
+    _, ref = _both(deal, ["PLAY SA", "ANNOUNCE_SEQ"])
+    assert ref.meld == [0, 3]
+
+
+def test_hand_made_rob_then_announce_and_four_top_up():
+    """ROB creates a Tattel; a trio scored early is topped up to 14 in all once the fourth card is drawn."""
+    deal = make_deal(1, ["H7 HT HJ DJ CJ D7 D8 C7 C8", "HA DA SK DQ S8 ST C9 HQ CK"], "H9", "SJ S7")
+    names = ["ROB", "ANNOUNCE_SEQ", "ANNOUNCE_SET", "PLAY D7", "PLAY S8"]
+    state, ref = _both(deal, names)
+    assert ref.meld == [6, 0]
+    assert "ANNOUNCE_SET" in legal_names(state) and "ANNOUNCE_SEQ" not in legal_names(state)
+    state, ref = _both(deal, [*names, "ANNOUNCE_SET"])
+    assert ref.meld == [17, 0]
+    assert "ROB" not in legal_names(state)
