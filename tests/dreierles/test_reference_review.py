@@ -13,7 +13,20 @@ import pytest
 
 import tarockrl
 from tarockrl.errors import IllegalActionError
-from tests.dreierles.reference_review import CODES, KINGS, PASS, PFEIFE, Reference
+from tests.dreierles.reference_review import (
+    A_DISCARD,
+    CODES,
+    DREIER,
+    INDEX,
+    KINGS,
+    KNOCK,
+    NO_ANNOUNCE,
+    NO_KNOCK,
+    PASS,
+    PFEIFE,
+    ZWEIER,
+    Reference,
+)
 
 A_PLAY = 63
 
@@ -126,3 +139,33 @@ def test_reference_agrees(config):
 @pytest.mark.parametrize("config", CONFIGS, ids=[str(i) for i in range(len(CONFIGS))])
 def test_reference_agrees_many(config):
     _run(config, 3000, 11)
+
+
+def _ref_play_tricks(ref: Reference, lines: list[str]) -> None:
+    for line in lines:
+        for part in line.split(","):
+            seat, card = part.split()
+            assert ref.current_player() == "ABC".index(seat)
+            ref.apply(A_PLAY + INDEX[card])
+
+
+def test_reference_reproduces_worked_examples():
+    """The reference itself reproduces the spec's complete worked deals E2 (Zweier) and E6 (Räuber)."""
+    from tests.dreierles.test_worked_examples import E2_DEAL, E2_TRICKS, E6_DEAL, E6_TRICKS
+
+    ref = Reference(E2_DEAL)
+    for a in (DREIER, ZWEIER, PASS, A_DISCARD + INDEX["H1"], A_DISCARD + INDEX["D1"], NO_ANNOUNCE, KNOCK, KNOCK):
+        ref.apply(a)
+    _ref_play_tricks(ref, E2_TRICKS)
+    assert ref.returns() == [-18.0, 36.0, -18.0]
+    ref = Reference(E2_DEAL, hand_bonus_basis="dealt")
+    for a in (DREIER, ZWEIER, PASS, A_DISCARD + INDEX["H1"], A_DISCARD + INDEX["D1"], NO_ANNOUNCE, KNOCK, KNOCK):
+        ref.apply(a)
+    _ref_play_tricks(ref, E2_TRICKS)
+    assert ref.returns() == [-17.0, 34.0, -17.0]
+
+    ref = Reference(E6_DEAL)
+    for a in (PASS, PASS, PASS, KNOCK, NO_KNOCK, KNOCK):
+        ref.apply(a)
+    _ref_play_tricks(ref, E6_TRICKS)
+    assert ref.returns() == [8.0, 8.0, -16.0]
