@@ -508,6 +508,13 @@ class Batch:
         """
         if players is None:
             players = self.current_players()
+        else:
+            given = np.asarray(players)
+            if given.shape != (len(self),) or not np.issubdtype(given.dtype, np.integer):
+                raise ValueError(f"players must be an integer array of shape ({len(self)},), got "
+                                 f"{given.dtype} {given.shape}")
+            if given.size and (given.min() < -1 or given.max() >= self.game.num_players):
+                raise ValueError(f"players must be seats in [0, {self.game.num_players}) or -1 for none")
         players = np.asarray(players, dtype=np.int64)
         out = np.empty((len(self), self.game.observation_size), dtype=np.float32)
         self.game._def.batch_observe(self.rows, players, self.game._opts, out)

@@ -24,3 +24,17 @@ def test_definition_is_complete(name):
             assert getattr(d, f.name) is not None, f.name
     game = tarockrl.make_game(name)
     assert game.num_actions > 0 and game.observation_size > 0 and game.state_len > 0
+
+
+@pytest.mark.parametrize("name", tarockrl.list_games())
+def test_batch_observations_reject_bad_players(name):
+    import numpy as np
+
+    game = tarockrl.make_game(name)
+    batch = game.new_batch(3, seed=0)
+    seen = batch.observations(np.array([0, -1, game.num_players - 1]))
+    assert seen.shape == (3, game.observation_size) and not seen[1].any()
+    with pytest.raises(ValueError, match="seats"):
+        batch.observations(np.array([0, 1, game.num_players]))
+    with pytest.raises(ValueError, match="shape"):
+        batch.observations(np.array([0, 1]))
