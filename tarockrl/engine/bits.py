@@ -18,8 +18,6 @@ __all__ = [
     "popcount",
     "lowest_index",
     "nth_set_index",
-    "bit",
-    "has",
     "mask_to_indices",
     "indices_to_mask",
 ]
@@ -84,16 +82,6 @@ def nth_set_index(x, n):
     return lowest_index(x)
 
 
-@njit(cache=True)
-def bit(i):
-    """The mask with only bit ``i`` set."""
-    return np.int64(1) << np.int64(i)
-
-
-@njit(cache=True)
-def has(mask, i):
-    """True when bit ``i`` of ``mask`` is set."""
-    return (mask >> np.int64(i)) & np.int64(1) != 0
 
 
 def mask_to_indices(mask: int) -> list[int]:

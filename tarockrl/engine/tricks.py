@@ -14,9 +14,7 @@ from tarockrl.engine.bits import lowest_index, popcount
 __all__ = [
     "beats_highest_index",
     "follow_or_trump",
-    "follow_only",
     "winner_highest_index",
-    "winner_by_rank",
     "sum_values",
     "weighted_popcount",
 ]
@@ -37,14 +35,6 @@ def follow_or_trump(hand, led_mask, trump_mask):
         return trumps
     return hand
 
-
-@njit(cache=True, inline="always")
-def follow_only(hand, led_mask):
-    """Cards of ``hand`` that may be played under plain follow-suit (no duty to trump)."""
-    same = hand & led_mask
-    if same != 0:
-        return same
-    return hand
 
 
 @njit(cache=True, inline="always")
@@ -85,25 +75,6 @@ def winner_highest_index(cards, count, led_mask, trump_mask):
             best_card = card
     return best_pos
 
-
-@njit(cache=True)
-def winner_by_rank(cards, count, led_mask, trump_mask, rank):
-    """Like :func:`winner_highest_index` but comparing ``rank[card]`` instead of the card index."""
-    best_pos = 0
-    best_card = cards[0]
-    best_trump = (trump_mask >> best_card) & 1
-    for pos in range(1, count):
-        card = cards[pos]
-        is_trump = (trump_mask >> card) & 1
-        if is_trump:
-            if (not best_trump) or rank[card] > rank[best_card]:
-                best_pos = pos
-                best_card = card
-                best_trump = 1
-        elif not best_trump and ((led_mask >> card) & 1) and rank[card] > rank[best_card]:
-            best_pos = pos
-            best_card = card
-    return best_pos
 
 
 @njit(cache=True)

@@ -731,16 +731,6 @@ def random_card_play(state, opts, rng):
     return rng
 
 
-@njit(cache=True)
-def located_cards(state):
-    """Masks of every place a card can be: 3 hands, unassigned blind, discards, defenders' blind, 3 won piles,
-    current trick (10 masks)."""
-    places = np.zeros(10, dtype=np.int64)
-    for i in range(10):
-        places[i] = _place(state, i)
-    return places
-
-
 @njit(cache=True, _nrt=False)
 def _place(state, i):
     if i < 3:
