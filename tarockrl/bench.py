@@ -81,7 +81,7 @@ def baseline_play_only(n, seed):
 
 
 def _rate(fn, min_seconds: float = 1.0) -> float:
-    """Calls of ``fn`` (which returns its work count) per CPU second, repeated for at least ``min_seconds``."""
+    """Work units of ``fn`` (which returns its work count) per wall-clock second, over at least ``min_seconds``."""
     fn()  # compile / warm
     work = 0
     start = time.perf_counter()

@@ -56,7 +56,9 @@ def play_random_deals(game, deals: int, seed: int, chunk: int = 4096, progress: 
             batch = game.new_batch(n, seed=seed, first_deal_id=start)
             step = 0
             while True:
-                actions = batch.random_actions(seed=seed + 1, step_no=start * 1000 + step)
+                # a distinct random stream per (chunk, step): steps never exceed the episode bound
+                step_no = start * (game.max_episode_length + 1) + step
+                actions = batch.random_actions(seed=seed + 1, step_no=step_no)
                 live = actions >= 0
                 if not live.any():
                     break

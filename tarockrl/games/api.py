@@ -242,6 +242,8 @@ class Game:
     def new_batch(self, n: int, seed: int = 0, first_deal_id: int = 0) -> Batch:
         """``n`` fresh deals ``deal(seed, first_deal_id + i)`` in one int64 array, stepped together."""
         n = _check_int("n", n, 0, 2**40)
+        seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
+        first_deal_id = _check_int("first_deal_id", first_deal_id, -(2**63), 2**63 - 1)
         rows = np.zeros((n, self._def.state_len), dtype=np.int64)
         self._def.batch_deal(rows, np.int64(seed), np.int64(first_deal_id), self._opts)
         return Batch(self, rows)
@@ -261,6 +263,7 @@ class Game:
         Game ``g`` depends only on ``(seed, g)``, not on the number of threads.
         """
         n = _check_int("n", n, 0, 2**40)
+        seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
         out = np.zeros((n, self.num_players), dtype=np.int64)
         lengths = np.zeros(n, dtype=np.int64)
         self._def.random_playouts(n, np.int64(seed), self._opts, out, lengths)
@@ -270,6 +273,7 @@ class Game:
     def invariant_sweep(self, n: int, seed: int = 0) -> np.ndarray:
         """Play ``n`` random deals checking every invariant after every action; returns a code per deal (0 = ok)."""
         codes = np.zeros(_check_int("n", n, 0, 2**40), dtype=np.int64)
+        seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
         self._def.invariant_sweep(n, np.int64(seed), self._opts, codes)
         return codes
 
@@ -522,6 +526,8 @@ class Batch:
 
     def random_actions(self, seed: int, step_no: int = 0) -> np.ndarray:
         """A uniformly random legal action per row (-1 for finished rows), reproducible from ``(seed, step_no)``."""
+        seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
+        step_no = _check_int("step_no", step_no, -(2**63), 2**63 - 1)
         out = np.empty(len(self), dtype=np.int64)
         self.game._def.batch_random_actions(self.rows, np.int64(seed), np.int64(step_no), self.game._opts, out)
         return out

@@ -38,3 +38,15 @@ def test_batch_observations_reject_bad_players(name):
         batch.observations(np.array([0, 1, game.num_players]))
     with pytest.raises(ValueError, match="shape"):
         batch.observations(np.array([0, 1]))
+
+
+def test_seeds_and_counts_are_checked():
+    game = tarockrl.make_game("dreierles")
+    with pytest.raises(TypeError, match="seed"):
+        game.new_batch(2, seed="x")
+    with pytest.raises(TypeError, match="seed"):
+        game.random_playouts(2, seed=1.5)
+    with pytest.raises(ValueError, match="n="):
+        game.new_batch(-1)
+    with pytest.raises(TypeError, match="step_no"):
+        game.new_batch(2).random_actions(seed=0, step_no="1")
