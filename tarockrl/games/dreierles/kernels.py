@@ -809,5 +809,3 @@ def check_invariants(state, opts):
             return 7
     return 0
 
-
-STATE_SIZE = STATE_LEN
