@@ -82,7 +82,6 @@ from tarockrl.games.dreierles.layout import (
     REKNOCK_DEC,
     RESULT,
     START_HAND,
-    STATE_LEN,
     STEP,
     STIESS_PLAYED,
     TERMINAL,
