@@ -13,6 +13,7 @@ ensure_fresh_cache()  # before any cached kernel is loaded
 
 from tarockrl.envs.registration import register_envs  # noqa: E402
 from tarockrl.errors import (  # noqa: E402
+    BadAgentSpecError,
     BadDealError,
     BadOptionError,
     CorruptStateError,
@@ -38,6 +39,7 @@ __all__ = [
     "Batch",
     "TERMINAL_PLAYER",
     "TarockError",
+    "BadAgentSpecError",
     "IllegalActionError",
     "GameOverError",
     "BadDealError",

@@ -29,3 +29,7 @@ class WrongGameError(TarockError):
 
 class CorruptStateError(TarockError):
     """Bytes that do not decode to a valid saved state."""
+
+
+class BadAgentSpecError(TarockError):
+    """An agent spec (``make_agent``) with an unknown name or parameter, or a parameter value it cannot take."""

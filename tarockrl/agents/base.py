@@ -29,7 +29,17 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "BatchAgent", "CallableAgent", "BatchCallableAgent", "as_agent", "act_batch"]
+__all__ = [
+    "Agent",
+    "BatchAgent",
+    "StateAgent",
+    "ObservationAgent",
+    "CallableAgent",
+    "BatchCallableAgent",
+    "as_agent",
+    "act_batch",
+    "with_step",
+]
 
 
 @runtime_checkable
@@ -52,6 +62,55 @@ class BatchAgent(Protocol):
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """One legal action per row."""
         ...
+
+
+@runtime_checkable
+class StateAgent(Protocol):
+    """The interface every agent built by :func:`tarockrl.agents.make_agent` has (the OpenSpiel bot convention).
+
+    ``step(state)`` returns a legal action for ``state.current_player()``; it may use only what that seat may
+    know (its observation, or worlds from ``state.resample_hidden`` / ``game.sample_worlds`` for that seat),
+    never the hidden cards themselves. ``reset(seed)``, when present, reseeds the agent.
+    """
+
+    def step(self, state: Any) -> int:
+        """A legal action for the seat to move in ``state``."""
+        ...
+
+
+class ObservationAgent:
+    """Mixin: an agent with ``act(observation, action_mask)`` gets ``step(state)`` from the seat's observation."""
+
+    def step(self, state: Any) -> int:
+        """``act`` on the observation and legal-action mask of ``state.current_player()``."""
+        player = state.current_player()
+        if player < 0:
+            raise ValueError("step: the deal is over, there is no seat to act")
+        return int(self.act(state.observation(player), state.legal_action_mask()))  # type: ignore[attr-defined]
+
+
+class _StepAdapter(ObservationAgent):
+    """Gives an ``act``-only agent a ``step`` method, forwarding everything else to it."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The wrapped agent's ``act``."""
+        return int(self.agent.act(observation, action_mask))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+    def __repr__(self) -> str:
+        return f"WithStep({self.agent!r})"
+
+
+def with_step(agent: Any) -> Any:
+    """``agent`` itself when it has ``step(state)``; an ``act``-only agent (or a callable) wrapped to get one."""
+    if hasattr(agent, "step") and callable(agent.step):
+        return agent
+    return _StepAdapter(as_agent(agent))
 
 
 class CallableAgent:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RandomAgent"]
+from tarockrl.agents.base import ObservationAgent
+
+__all__ = ["RandomAgent", "make_random_agent"]
 
 
-class RandomAgent:
+class RandomAgent(ObservationAgent):
     """Chooses uniformly among the legal actions.
 
     Args:
@@ -31,6 +33,13 @@ class RandomAgent:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
+    def step(self, state) -> int:
+        """A uniformly random legal action of ``state`` (reads only the legal actions)."""
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError("RandomAgent.step: the state has no legal action (is the deal over?)")
+        return int(legal[self.rng.integers(len(legal))])
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A uniformly random legal action."""
         legal = np.flatnonzero(action_mask)
@@ -49,3 +58,8 @@ class RandomAgent:
 
     def __repr__(self) -> str:
         return f"RandomAgent(seed={self.seed!r})"
+
+
+def make_random_agent(game, seed: int | None = None) -> RandomAgent:
+    """Factory for ``make_agent("random", game, seed=...)``."""
+    return RandomAgent(seed=seed)
