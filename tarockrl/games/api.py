@@ -196,6 +196,12 @@ class Game:
         self._def.deal(row, np.int64(seed), np.int64(deal_id), self._opts)
         return State(self, row, seed=seed)
 
+    def new_session(self, seed: int | None = None, **params: Any) -> Any:
+        """A session of several deals of this game (see :mod:`tarockrl.games.session`; ``params`` per game)."""
+        from tarockrl.games.session import new_session
+
+        return new_session(self, seed, **params)
+
     def state_from_bytes(self, data: bytes) -> State:
         """Inverse of :meth:`State.to_bytes`; checks the game, the options and the state's consistency."""
         row = self._decode(data)

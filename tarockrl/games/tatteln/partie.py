@@ -33,6 +33,7 @@ import numpy as np
 
 from tarockrl.errors import TarockError
 from tarockrl.games.api import Game, State
+from tarockrl.games.session import SessionBase, SessionDeal
 from tarockrl.games.tatteln import kernels
 from tarockrl.games.tatteln import layout as L
 
@@ -48,24 +49,28 @@ class DealRecord:
     totals: tuple[int, int]  # partie totals after this deal
 
 
-class Partie:
+class Partie(SessionBase):
     """A partie of Tatteln deals for one :class:`~tarockrl.games.api.Game` (its options set the target).
 
     ``seed`` makes the partie reproducible: deal ``i`` is ``game.new_initial_state(seed=seed, deal_id=i)`` with
     the partie's dealer, and the first dealer is the dealer that deal 0 of the seed draws (uniform).
     ``first_dealer`` fixes the first dealer instead.
+
+    Two ways to play it: :meth:`new_deal` / :meth:`record` (or :meth:`record_result` for a deal known only by
+    its deal points), or the :class:`~tarockrl.games.session.Session` driving API (``current_state()`` /
+    ``apply_action(a)``), which deals and books by itself. ``scores()`` sums the deals' own settlements;
+    :attr:`totals` are the partie points and :meth:`settlement` the partie's stake.
     """
 
     def __init__(self, game: Game, seed: int | None = None, first_dealer: int | None = None) -> None:
         """Start a partie with totals ``[0, 0]``."""
         if game.name != "tatteln":
             raise TarockError(f"a Tatteln partie needs a Tatteln game, got {game.name!r}")
-        self.game = game
+        self._init_session(game, seed)
         rules = game.rules
         self.target = int(rules.partie_target)
         self.double_below_half = bool(rules.partie_double_below_half)
         self.matsch_ends = bool(rules.matsch_ends_partie)
-        self.seed = int(seed) if seed is not None else int(np.random.SeedSequence().entropy % (1 << 62))
         self.totals = [0, 0]
         self.records: list[DealRecord] = []
         self.winner: int | None = None
@@ -75,6 +80,7 @@ class Partie:
             first_dealer = game.new_initial_state(seed=self.seed, deal_id=0).deal()["dealer"]
         if first_dealer not in (0, 1):
             raise TarockError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
+        self.first_dealer = int(first_dealer)
         self.next_dealer = int(first_dealer)
         self._open: State | None = None
 
@@ -112,13 +118,27 @@ class Partie:
         if dealer != self.next_dealer:
             raise TarockError(f"this deal was dealt by seat {dealer}, but the partie's dealer is {self.next_dealer}")
         ret = state.returns()
-        return self.record_result((int(d0), int(d1)), None if x < 0 else int(x), (float(ret[0]), float(ret[1])))
+        matsched = None if x < 0 else int(x)
+        rec = self._add((int(d0), int(d1)), matsched, (float(ret[0]), float(ret[1])))
+        self._log_state(state, {"deal_points": [int(d0), int(d1)], "matsched": matsched})
+        return rec
 
     def record_result(self, deal_points, matsched: int | None = None, settlement=(0.0, 0.0)) -> DealRecord:
         """Add a deal given by its adjusted deal points ``Dadj`` (and the matsched seat, if any)."""
+        dealer = self.next_dealer
+        rec = self._add(deal_points, matsched, settlement)
+        self._log_result(dealer, rec.settlement, {"deal_points": list(rec.deal_points), "matsched": rec.matsched})
+        return rec
+
+    def _add(self, deal_points, matsched: int | None, settlement) -> DealRecord:
         if self.over:
             raise TarockError("the partie is over; start a new Partie")
+        if len(tuple(deal_points)) != 2 or len(tuple(settlement)) != 2:
+            raise TarockError("deal_points and settlement must be pairs")
+        if matsched is not None and matsched not in (0, 1):
+            raise TarockError(f"matsched must be None, 0 or 1, got {matsched!r}")
         d0, d1 = (int(v) for v in deal_points)
+        settlement = tuple(float(v) for v in settlement)
         self.totals[0] += d0
         self.totals[1] += d1
         rec = DealRecord(self.next_dealer, (d0, d1), matsched, tuple(settlement), tuple(self.totals))
@@ -135,6 +155,31 @@ class Partie:
             loser_total = self.totals[1 - self.winner]
             self.stake = 2 if (self.double_below_half and 2 * loser_total < self.target) else 1
         return rec
+
+    # -- Session hooks ----------------------------------------------------------------------------------
+    def is_over(self) -> bool:
+        """True once the partie has a winner (the Session form of :attr:`over`)."""
+        return self.over
+
+    def _new_deal_state(self, deal_id: int) -> State:
+        deal = self.game.new_initial_state(seed=self.seed, deal_id=deal_id).deal()
+        deal["dealer"] = self.next_dealer
+        return self.game.new_initial_state(deal=deal)
+
+    def _book(self, state: State) -> SessionDeal:
+        self.record(state)
+        return self.deal_log[-1]
+
+    def _book_result(self, rec: dict) -> None:
+        extra = rec.get("extra", {})
+        self.record_result(extra["deal_points"], extra.get("matsched"), rec["returns"])
+
+    def _params(self) -> dict:
+        return {"first_dealer": self.first_dealer}
+
+    @classmethod
+    def _from_params(cls, game: Game, params: dict) -> Partie:
+        return cls(game, seed=0, **params)
 
     def settlement(self) -> np.ndarray:
         """``[+stake, -stake]`` from the winner's side (zeros while the partie goes on)."""

@@ -16,6 +16,7 @@ import numpy as np
 from tarockrl.engine.rng import below, stream_seed
 from tarockrl.errors import BadDealError, IllegalActionError
 from tarockrl.games.api import Batch, Game, State, _check_int
+from tarockrl.games.session import SessionBase, SessionDeal
 from tarockrl.games.troccas import batch as B
 from tarockrl.games.troccas import kernels as K
 from tarockrl.games.troccas.cards import CARD_CODES
@@ -126,17 +127,20 @@ def partnership_draw(seed: int) -> dict:
     }
 
 
-class Match:
+class Match(SessionBase):
     """A match of ``deals_per_match`` played deals (spec 7.2); the dealer moves right after every deal.
 
     ``start_balance`` is team A's balance carried in (used with ``balance_scope = "session"``). Use
-    :meth:`new_state` for the next deal, play it to the end, then :meth:`record` it.
+    :meth:`new_state` for the next deal, play it to the end, then :meth:`record` it; or drive the match as a
+    :class:`~tarockrl.games.session.Session` (``current_state()`` / ``apply_action(a)``), which deals deal
+    ``i`` from ``(seed, first_deal_id + i)`` with this match's dealer and balance and books it when it ends.
     """
 
-    def __init__(self, game: Game, first_dealer: int = 0, start_balance: int = 0) -> None:
+    def __init__(self, game: Game, first_dealer: int = 0, start_balance: int = 0, *, seed: int | None = None,
+                 first_deal_id: int = 0) -> None:
         """A fresh match of ``game`` whose first deal is dealt by ``first_dealer``."""
         _check_game(game)
-        self.game = game
+        self._init_session(game, seed, first_deal_id)
         self.first_dealer = _check_int("first_dealer", first_dealer, 0, 3)
         self.carried = _balance_a(start_balance)
         self.results: list[int] = []  # team A's result per recorded deal
@@ -191,6 +195,10 @@ class Match:
 
     def record(self, state: State) -> tuple[int, int, int, int]:
         """Book a finished deal of this match; returns its settlement vector."""
+        rec = self._book(state)
+        return tuple(int(x) for x in rec.returns)
+
+    def _book(self, state: State) -> SessionDeal:
         if not isinstance(state, State) or state.game != self.game:
             raise TypeError("record() needs a State of this match's game")
         if not state.is_terminal():
@@ -202,12 +210,20 @@ class Match:
             raise ValueError("this deal was not dealt for this match's next deal (dealer or balance differ)")
         r = state.returns()
         self.results.append(int(r[0]))
-        return tuple(int(x) for x in r)
+        return self._log_state(state)
+
+    def _new_deal_state(self, deal_id: int) -> State:
+        return new_state(self.game, self.seed, dealer=self.dealer, balance=self.episode_balance()[0], deal_id=deal_id)
 
     def settlement(self) -> list[int]:
         """Per-seat match settlement: the sum of the recorded deals' vectors ``[a, -a, a, -a]``."""
         a = sum(self.results)
         return [a, -a, a, -a]
+
+    def team_scores(self) -> tuple[int, int]:
+        """Running score per team ``(A, B)`` over this match's deals (the carried balance not included)."""
+        a = sum(self.results)
+        return a, -a
 
     def winner(self) -> int | None:
         """Team that won the match (0 = A, 1 = B), ``None`` for a tie or an unfinished match."""
@@ -217,9 +233,25 @@ class Match:
         return None if a == 0 else (0 if a > 0 else 1)
 
     def next_match(self) -> Match:
-        """The following match: the deal keeps moving right; the balance carries over under session scope."""
+        """The following match: the deal keeps moving right; the balance carries over under session scope.
+
+        Its own deals continue this match's deal ids (same seed), so the two matches never share a deal.
+        """
         carried = self.balance[0] if self.game.rules.balance_scope == "session" else 0
-        return Match(self.game, first_dealer=self.dealer, start_balance=carried)
+        return Match(self.game, first_dealer=self.dealer, start_balance=carried, seed=self.seed,
+                     first_deal_id=self.first_deal_id + len(self.results))
+
+    def _params(self) -> dict:
+        return {"first_dealer": self.first_dealer, "start_balance": self.carried}
+
+    @classmethod
+    def _from_params(cls, game: Game, params: dict) -> Match:
+        return cls(game, seed=0, **params)
+
+    def __repr__(self) -> str:
+        status = "over" if self.is_over() else "running"
+        return (f"<Troccas match: {len(self.results)}/{self.game.rules.deals_per_match} deals, balance "
+                f"{list(self.balance)}, {status}>")
 
 
 __all__ = ["new_state", "new_batch", "partnership_draw", "Match"]
