@@ -244,7 +244,7 @@ class SessionBase:
     def to_dict(self) -> dict:
         """JSON-compatible data: game, options, session parameters, the finished deals and the open deal."""
         current = None
-        if self._current is not None:
+        if self._current is not None and self._current.history():  # a fresh deal is dealt again on demand
             current = {"deal_id": self._current_id, "actions": self._current.history()}
         return {
             "format": _FORMAT,
@@ -326,7 +326,8 @@ class SessionBase:
 
     def __repr__(self) -> str:
         status = "over" if self.is_over() else "running"
-        return f"<{type(self).__name__} of {self.game.name}: {self.deals_done} deals, scores {self.scores().tolist()}, {status}>"
+        return (f"<{type(self).__name__} of {self.game.name}: {self.deals_done} deals, "
+                f"scores {self.scores().tolist()}, {status}>")
 
 
 def _plain(value: Any) -> Any:
@@ -419,7 +420,9 @@ class DreierlesSession(RoundsSession):
         """Start a session; see the class docstring for ``last_round_raeuber_or_solo``."""
         super().__init__(game, seed, rounds=rounds, first_dealer=first_dealer, first_deal_id=first_deal_id)
         if not isinstance(last_round_raeuber_or_solo, (bool, np.bool_)):
-            raise BadSessionError(f"last_round_raeuber_or_solo must be True or False, got {last_round_raeuber_or_solo!r}")
+            raise BadSessionError(
+                f"last_round_raeuber_or_solo must be True or False, got {last_round_raeuber_or_solo!r}"
+            )
         self.last_round_raeuber_or_solo = bool(last_round_raeuber_or_solo)
         from tarockrl.games import make_game
 
