@@ -123,7 +123,7 @@ def render_actions(name: str) -> str:
     game = _game(name)
     lines = [
         f"{game.num_actions} actions with the default options (`game.num_actions`); "
-        f"at most {game.max_episode_length} per deal (`game.max_episode_length`).",
+        f"`game.max_episode_length` = {game.max_episode_length} bounds the actions of one deal.",
         "",
         "| ids | action | argument (in id order) | constant in `layout.py` |",
         "|---|---|---|---|",

@@ -233,6 +233,34 @@ class SessionBase:
             self._deal_next()
         return rec
 
+    def run(self, players: Any, max_actions: int = 10_000_000) -> np.ndarray:
+        """Play the session to its end and return :meth:`scores`.
+
+        ``players`` is one callable ``f(state) -> action`` for every seat, or a sequence with one entry per
+        seat, each a callable or an agent with ``step(state)`` (``tarockrl.agents.make_agent``). Each is
+        called only for the seat to move.
+        """
+        n = self.game.num_players
+        if callable(players) and not hasattr(players, "step"):
+            choose = [players] * n
+        elif hasattr(players, "step"):
+            choose = [players.step] * n
+        else:
+            seq = list(players)
+            if len(seq) != n:
+                raise BadSessionError(f"run() needs one player per seat ({n}), got {len(seq)}")
+            choose = [p.step if hasattr(p, "step") else p for p in seq]
+            if not all(callable(c) for c in choose):
+                raise BadSessionError("every player must be a callable f(state) -> action or have step(state)")
+        taken = 0
+        while not self.is_over():
+            if taken >= max_actions:
+                raise BadSessionError(f"the session did not end within {max_actions} actions")
+            state = self.current_state()
+            self.apply_action(choose[state.current_player()](state))
+            taken += 1
+        return self.scores()
+
     def scores(self) -> np.ndarray:
         """Running score per seat: the sum of the finished deals' returns (float64)."""
         out = np.zeros(self.game.num_players, dtype=np.float64)

@@ -238,3 +238,36 @@ def test_corrupt_saved_sessions():
     with pytest.raises(BadSessionError):
         DreierlesSession.from_dict(good)  # a Dreiertarock session is not a Dreierles one
     assert SessionBase.from_dict(good).to_dict() == good
+
+
+def test_run_with_agents_and_callables():
+    from tarockrl.agents import make_agent
+
+    game = tarockrl.make_game("dreiertarock")
+    agents = [make_agent("random", game, seed=s) for s in range(3)]
+    a = game.new_session(seed=5, rounds=1, first_dealer=0)
+    scores = a.run(agents)
+    assert a.is_over() and a.deals_done == 3
+    np.testing.assert_array_equal(scores, a.scores())
+    # the same agents with the same seeds replay the same session
+    b = game.new_session(seed=5, rounds=1, first_dealer=0)
+    b.run([make_agent("random", game, seed=s) for s in range(3)])
+    assert b.to_dict() == a.to_dict()
+    c = tarockrl.make_game("tatteln").new_session(seed=2, first_dealer=0)
+    c.run(lambda state: state.legal_actions()[0])
+    assert c.over
+    with pytest.raises(BadSessionError):
+        game.new_session(seed=1).run([agents[0]])
+
+
+def test_readme_sessions_example_runs():
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Sessions", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, flags=re.S)[0]
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile("import tarockrl\n" + code, "<README Sessions>", "exec"), {})
