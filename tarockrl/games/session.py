@@ -322,7 +322,7 @@ class SessionBase:
                 raise BadSessionError("the saved deal in progress does not match the replay")
         except BadSessionError:
             raise
-        except (TarockError, KeyError, TypeError, ValueError) as exc:
+        except (TarockError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise BadSessionError(f"saved session does not replay: {exc}") from exc
         return session
 

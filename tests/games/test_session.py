@@ -198,10 +198,17 @@ def test_bad_parameters_other_games():
         tarockrl.make_game("dreiertarock").new_session(seed=1, last_round_raeuber_or_solo=True)
     with pytest.raises(BadSessionError):
         tarockrl.make_game("tatteln").new_session(seed="x")
-    with pytest.raises(TarockError):
+    with pytest.raises(BadSessionError):
         tarockrl.make_game("tatteln").new_session(seed=1, first_dealer=2)
-    with pytest.raises(ValueError):
+    with pytest.raises(BadSessionError):
         tarockrl.make_game("troccas").new_session(seed=1, first_dealer=4)
+    with pytest.raises(BadSessionError):
+        tarockrl.make_game("troccas").new_session(seed=1, start_balance=(3, 3))
+    with pytest.raises(BadSessionError):
+        Match(tarockrl.make_game("tatteln"))
+    with pytest.raises(BadSessionError):
+        Partie(tarockrl.make_game("troccas"))
+    assert issubclass(BadSessionError, TarockError)
     with pytest.raises(BadSessionError):
         DreiertarockSession(tarockrl.make_game("dreierles"))
     with pytest.raises(BadSessionError):

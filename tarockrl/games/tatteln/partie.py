@@ -33,7 +33,7 @@ import numpy as np
 
 from tarockrl.errors import TarockError
 from tarockrl.games.api import Game, State
-from tarockrl.games.session import SessionBase, SessionDeal
+from tarockrl.games.session import BadSessionError, SessionBase, SessionDeal
 from tarockrl.games.tatteln import kernels
 from tarockrl.games.tatteln import layout as L
 
@@ -64,8 +64,8 @@ class Partie(SessionBase):
 
     def __init__(self, game: Game, seed: int | None = None, first_dealer: int | None = None) -> None:
         """Start a partie with totals ``[0, 0]``."""
-        if game.name != "tatteln":
-            raise TarockError(f"a Tatteln partie needs a Tatteln game, got {game.name!r}")
+        if not isinstance(game, Game) or game.name != "tatteln":
+            raise BadSessionError(f"a Tatteln partie needs a Tatteln game, got {game!r}")
         self._init_session(game, seed)
         rules = game.rules
         self.target = int(rules.partie_target)
@@ -78,8 +78,8 @@ class Partie(SessionBase):
         self.ended_by_matsch = False
         if first_dealer is None:
             first_dealer = game.new_initial_state(seed=self.seed, deal_id=0).deal()["dealer"]
-        if first_dealer not in (0, 1):
-            raise TarockError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
+        if isinstance(first_dealer, (bool, np.bool_)) or first_dealer not in (0, 1):
+            raise BadSessionError(f"first_dealer must be 0 or 1, got {first_dealer!r}")
         self.first_dealer = int(first_dealer)
         self.next_dealer = int(first_dealer)
         self._open: State | None = None

@@ -16,7 +16,7 @@ import numpy as np
 from tarockrl.engine.rng import below, stream_seed
 from tarockrl.errors import BadDealError, IllegalActionError
 from tarockrl.games.api import Batch, Game, State, _check_int
-from tarockrl.games.session import SessionBase, SessionDeal
+from tarockrl.games.session import BadSessionError, SessionBase, SessionDeal, check_int
 from tarockrl.games.troccas import batch as B
 from tarockrl.games.troccas import kernels as K
 from tarockrl.games.troccas.cards import CARD_CODES
@@ -139,10 +139,14 @@ class Match(SessionBase):
     def __init__(self, game: Game, first_dealer: int = 0, start_balance: int = 0, *, seed: int | None = None,
                  first_deal_id: int = 0) -> None:
         """A fresh match of ``game`` whose first deal is dealt by ``first_dealer``."""
-        _check_game(game)
+        try:
+            _check_game(game)
+            carried = _balance_a(start_balance)
+        except (TypeError, ValueError) as exc:
+            raise BadSessionError(str(exc)) from exc
         self._init_session(game, seed, first_deal_id)
-        self.first_dealer = _check_int("first_dealer", first_dealer, 0, 3)
-        self.carried = _balance_a(start_balance)
+        self.first_dealer = check_int("first_dealer", first_dealer, 0, 3)
+        self.carried = carried
         self.results: list[int] = []  # team A's result per recorded deal
 
     @property
