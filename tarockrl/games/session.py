@@ -268,6 +268,21 @@ class SessionBase:
             out += np.asarray(rec.returns, dtype=np.float64)
         return out
 
+    def summary(self) -> str:
+        """A readable table: one line per finished deal (dealer, returns, running scores), then the status."""
+        n = self.game.num_players
+        head = f"{'deal':>4}  {'dealer':>6}  " + "  ".join(f"{'seat ' + str(p):>9}" for p in range(n))
+        lines = [f"{type(self).__name__} of {self.game.name} (seed {self.seed})", head]
+        running = np.zeros(n, dtype=np.float64)
+        for rec in self.deal_log:
+            running += np.asarray(rec.returns, dtype=np.float64)
+            cells = "  ".join(f"{r:>+9g}" for r in rec.returns)
+            mark = "  (last round)" if rec.last_round else ""
+            lines.append(f"{rec.index + 1:>4}  {rec.dealer:>6}  {cells}{mark}")
+        lines.append(f"{'sum':>4}  {'':>6}  " + "  ".join(f"{r:>+9g}" for r in running))
+        lines.append("over" if self.is_over() else f"running: deal {len(self.deal_log) + 1} in progress")
+        return "\n".join(lines)
+
     # -- saving -------------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """JSON-compatible data: game, options, session parameters, the finished deals and the open deal."""

@@ -278,3 +278,13 @@ def test_readme_sessions_example_runs():
     code = re.findall(r"```python\n(.*?)```", section, flags=re.S)[0]
     with contextlib.redirect_stdout(io.StringIO()):
         exec(compile("import tarockrl\n" + code, "<README Sessions>", "exec"), {})
+
+
+def test_summary_lists_every_deal():
+    session = tarockrl.make_game("dreierles").new_session(seed=3, rounds=1, first_dealer=2)
+    _play(session, seed=4)
+    text = session.summary()
+    lines = text.splitlines()
+    assert len(lines) == 2 + 3 + 2 and lines[-1] == "over"
+    assert lines[2].split()[:2] == ["1", "2"] and lines[3].split()[:2] == ["2", "0"]
+    assert [float(x) for x in lines[-2].split()[1:]] == session.scores().tolist()
