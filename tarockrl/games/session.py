@@ -172,9 +172,9 @@ class SessionBase:
         )
         self.deal_log.append(rec)
         self._last = state
-        if own:
-            self._current = None
-            self._current_id = None
+        # the session's own open deal is either this one or superseded by a deal booked from outside
+        self._current = None
+        self._current_id = None
         return rec
 
     def _log_result(self, dealer: int, returns: Any, extra: dict | None = None) -> SessionDeal:

@@ -288,3 +288,19 @@ def test_summary_lists_every_deal():
     assert len(lines) == 2 + 3 + 2 and lines[-1] == "over"
     assert lines[2].split()[:2] == ["1", "2"] and lines[3].split()[:2] == ["2", "0"]
     assert [float(x) for x in lines[-2].split()[1:]] == session.scores().tolist()
+
+
+def test_a_deal_booked_from_outside_supersedes_the_open_deal():
+    game = tarockrl.make_game("tatteln")
+    partie = Partie(game, seed=4, first_dealer=1)
+    opened = partie.current_state()  # deal 0, dealt by seat 1
+    outside = partie.new_deal()
+    rng = np.random.default_rng(0)
+    while not outside.is_terminal():
+        outside.apply_action(int(rng.choice(outside.legal_actions())))
+    partie.record(outside)
+    fresh = partie.current_state()
+    assert fresh is not opened and fresh.deal()["dealer"] == 0
+    assert partie.deal_log[0].deal_id is None and partie.deal_log[0].seed is None
+    _play(partie, seed=1, stop_after=5)
+    assert partie.to_dict() == Partie.from_dict(partie.to_dict()).to_dict()
