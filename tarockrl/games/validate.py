@@ -76,7 +76,7 @@ def _from_deal_dict(game: Any, deal: dict, field: str) -> np.ndarray:
     try:
         return game.definition.state_from_deal(game, deal)
     except BadDealError as exc:
-        raise _corrupt(game, f"the dealt cards ({field}) are not a deal: {exc}") from None
+        raise _corrupt(game, f"slots {field} do not hold a deal: {exc}") from None
 
 
 def _rebuild_dreierles(game: Any, row: np.ndarray) -> list[np.ndarray]:
@@ -91,7 +91,7 @@ def _rebuild_dreierles(game: Any, row: np.ndarray) -> list[np.ndarray]:
             raise _corrupt(game, f"slot 'blind[{i}]' is {c}, not a card index in [0, {len(CARD_CODES)})")
         blind.append(CARD_CODES[c])
     deal = {"dealer": dealer, "hands": [mask_codes(row[L.DEALT + s]) for s in range(3)], "blind": blind}
-    return [_from_deal_dict(game, deal, "dealt, blind")]
+    return [_from_deal_dict(game, deal, "'dealt' and 'blind'")]
 
 
 def _rebuild_dreiertarock(game: Any, row: np.ndarray) -> list[np.ndarray]:
@@ -104,7 +104,7 @@ def _rebuild_dreiertarock(game: Any, row: np.ndarray) -> list[np.ndarray]:
         "hands": [mask_codes(row[L.DEALT + s]) for s in range(3)],
         "talon_packets": [mask_codes(row[L.PACKET]), mask_codes(row[L.PACKET + 1])],
     }
-    return [_from_deal_dict(game, deal, "dealt, packet")]
+    return [_from_deal_dict(game, deal, "'dealt' and 'packet'")]
 
 
 def _rebuild_tatteln(game: Any, row: np.ndarray) -> list[np.ndarray]:
@@ -166,7 +166,8 @@ def _rebuild_troccas(game: Any, row: np.ndarray) -> list[np.ndarray]:
         r_pre = _signed(rng_now - (1 + fresh_after_start(0)) * 39 * _GOLDEN)
         out = np.zeros(L.STATE_LEN, dtype=np.int64)
         K.deal_with_rng(out, np.int64(r_pre), np.int64(dealer), np.int64(bal_a), opts, np.int64(0))
-        candidates.append(out)
+        if [int(x) for x in out[L.PERM : L.PERM + 78]] == orders[0]:  # the generator dealt attempt 0
+            candidates.append(out)
     # a deal dict with n0 >= 1 supplied attempts
     n0_options = [n_arch] if n_arch > redeals else list(range(1, redeals + 1)) if n_arch == redeals else []
     arr = np.asarray(orders, dtype=np.int64)
