@@ -333,7 +333,18 @@ class State:
     __slots__ = ("game", "_row", "seed")
 
     def __init__(self, game: Game, row: np.ndarray, seed: int | None = None) -> None:
-        """Wrap ``row`` (use :meth:`Game.new_initial_state` rather than calling this)."""
+        """Wrap ``row`` (use :meth:`Game.new_initial_state` rather than calling this).
+
+        The row's contents are trusted here (only its type and size are checked); rows from outside the engine
+        go through :meth:`Game.state_from_bytes` or :func:`tarockrl.games.validate.check_row`.
+        """
+        if not isinstance(game, Game):
+            raise WrongGameError(f"expected a tarockrl Game, got {type(game).__name__}")
+        if (not isinstance(row, np.ndarray) or row.dtype != np.int64 or row.shape != (game._def.state_len,)
+                or not row.flags.c_contiguous or not row.flags.writeable):
+            raise CorruptStateError(f"a {game.name} state row is a writable C-contiguous int64[{game._def.state_len}] "
+                                    f"array, got {getattr(row, 'dtype', type(row).__name__)} "
+                                    f"{getattr(row, 'shape', '')}")
         self.game = game
         self._row = row
         self.seed = seed
