@@ -175,8 +175,8 @@ class TarockAECEnv(AECEnv):
         p = self.agent_name_mapping[agent]
         if s.current_player() != p:  # pragma: no cover - agent_selection always follows the state
             raise IllegalActionError(f"{agent} is not to move")
-        self._cumulative_rewards[agent] = 0.0
         s.apply_action(a)  # IllegalActionError naming the legal actions, state unchanged
+        self._cumulative_rewards[agent] = 0.0
         if s.is_terminal():
             ret = s.returns()
             self.rewards = {x: float(ret[self.agent_name_mapping[x]]) * self.reward_scale for x in self.agents}

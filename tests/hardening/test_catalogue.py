@@ -411,6 +411,15 @@ def test_aec_bad_actions_name_the_value_and_legal_actions(mode):
             env.step(bad)
         assert repr(bad).split("(")[0][:5] in str(info.value) or str(bad) in str(info.value)
         assert env.unwrapped.state_object == before
+    raw = env.unwrapped
+    if mode == "raise":  # an action id that is not legal now: the error names it, nothing changes
+        snapshot = (raw.agent_selection, dict(raw._cumulative_rewards), dict(raw.rewards), dict(raw.terminations))
+        illegal = next(a for a in range(raw.game.num_actions) if a not in legal)
+        with pytest.raises(IllegalActionError, match=f"action {illegal} .*legal actions"):
+            env.step(illegal)
+        assert env.unwrapped.state_object == before
+        assert snapshot == (raw.agent_selection, dict(raw._cumulative_rewards), dict(raw.rewards),
+                            dict(raw.terminations))
     env.step(legal[0])
 
 
