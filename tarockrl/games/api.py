@@ -230,8 +230,8 @@ class Game:
         (version,) = struct.unpack("<H", data[4:6])
         if version != _BYTES_VERSION:
             raise CorruptStateError(
-                f"saved state format version {version} is not supported (this tarockrl reads version "
-                f"{_BYTES_VERSION}; save the state again with this version)"
+                f"saved state format version {version} is not supported: this tarockrl reads version "
+                f"{_BYTES_VERSION} only (version 1 had no checksum; replay the deal's history to recreate it)"
             )
         if len(data) < _HEAD_LEN + _SUM_LEN:
             raise CorruptStateError(f"saved state is truncated ({len(data)} bytes, shorter than its header)")
