@@ -20,7 +20,55 @@ import numpy as np
 import yaml
 
 import tarockrl
-from tarockrl.errors import TarockError
+from tarockrl.errors import BadOptionError, TarockError
+
+MAX_SEED = 2**63 - 2
+"""Largest seed the commands accept (``seed + 1`` keys the random agents' stream and must stay an int64)."""
+MAX_DEAL_ID = 2**63 - 1
+MAX_DEALS = 10_000_000
+"""Most deals one ``play`` run keeps in memory (per-deal settlements for the result table)."""
+MAX_SECONDS = 3600.0
+
+
+# -- argument types: each raises ArgumentTypeError with a message naming the value ----------------------------
+def bounded_int(lo: int, hi: int, what: str = "an integer"):
+    """An argparse ``type`` accepting integers in ``[lo, hi]`` (written in decimal)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip().replace("_", ""), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what} (an integer in [{lo}, {hi}])") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: expected {what} in [{lo}, {hi}]")
+        return value
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+seed_arg = bounded_int(0, MAX_SEED, "a seed")
+deal_id_arg = bounded_int(0, MAX_DEAL_ID, "a deal id")
+deals_arg = bounded_int(1, MAX_DEALS, "a number of deals")
+
+
+def seconds_arg(text: str) -> float:
+    """An argparse ``type``: a finite number of seconds in ``(0, MAX_SECONDS]``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: expected seconds in (0, {MAX_SECONDS:g}]")
+    return value
+
+
+def game_arg(text: str) -> str:
+    """An argparse ``type``: the name of a registered game."""
+    key = text.strip().lower()
+    if key not in tarockrl.list_games():
+        raise argparse.ArgumentTypeError(f"unknown game {text!r}; available games: {', '.join(tarockrl.list_games())}")
+    return key
 
 
 def _parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -28,14 +76,18 @@ def _parse_options(pairs: list[str] | None) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs or []:
         if "=" not in pair:
-            raise TarockError(f"rules option {pair!r} must look like name=value")
+            raise BadOptionError(f"rules option {pair!r} must look like name=value")
         key, _, raw = pair.partition("=")
-        options[key.strip()] = yaml.safe_load(raw)
+        try:
+            options[key.strip()] = yaml.safe_load(raw)
+        except yaml.YAMLError as err:
+            reason = str(getattr(err, "problem", None) or err).strip()
+            raise BadOptionError(f"rules option {key.strip()!r}: cannot read the value {raw!r} ({reason})") from None
     return options
 
 
 def _add_game_args(p: argparse.ArgumentParser, default_game: str | None = "dreierles") -> None:
-    p.add_argument("--game", default=default_game,
+    p.add_argument("--game", default=default_game, type=game_arg,
                    help=f"one of {', '.join(tarockrl.list_games())} (default dreierles)")
     p.add_argument("--option", "-o", action="append", metavar="NAME=VALUE",
                    help="a rules option of the game (repeatable), e.g. -o raeuber_restrictions=none")
@@ -86,25 +138,73 @@ def result_table(returns: np.ndarray, lengths: np.ndarray) -> str:
     return "\n".join(lines)
 
 
-def load_play_config(path: str) -> dict[str, Any]:
-    """Read a play config (YAML: game, deals, seed, options); unknown keys raise ``BadOptionError``."""
-    from tarockrl.errors import BadOptionError
-
+def read_yaml_mapping(path: str, what: str = "config") -> dict[str, Any]:
+    """Read a UTF-8 YAML file holding a mapping; any problem raises ``BadOptionError`` naming the file."""
     try:
         with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh) or {}
+            data = yaml.safe_load(fh)
+    except UnicodeDecodeError as err:
+        raise BadOptionError(f"{what} {path!r} is not UTF-8 text ({err.reason} at byte {err.start})") from None
     except OSError as err:
-        raise BadOptionError(f"cannot read config {path!r}: {err}") from None
+        raise BadOptionError(f"cannot read {what} {path!r}: {err.strerror or err}") from None
     except yaml.YAMLError as err:
-        raise BadOptionError(f"config {path!r} is not valid YAML: {err}") from None
-    if not isinstance(data, dict):
-        raise BadOptionError(f"config {path!r} must be a mapping with keys game, deals, seed, options")
-    unknown = sorted(set(data) - {"game", "deals", "seed", "options"})
-    if unknown:
-        raise BadOptionError(f"config {path!r}: unknown key(s) {unknown}; allowed: game, deals, seed, options")
-    if not isinstance(data.get("options", {}) or {}, dict):
-        raise BadOptionError(f"config {path!r}: options must be a mapping of rules options")
+        raise BadOptionError(f"{what} {path!r} is not valid YAML: {err}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        raise BadOptionError(f"{what} {path!r} must be a mapping of named keys, got {type(data).__name__}")
     return data
+
+
+def validate_config(model: Any, data: dict[str, Any], where: str) -> Any:
+    """``model.model_validate(data)`` with pydantic's errors turned into one ``BadOptionError`` line per field."""
+    import pydantic
+
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as err:
+        problems = []
+        for e in err.errors():
+            field = ".".join(str(x) for x in e["loc"]) or "(top level)"
+            msg = "unknown key" if e["type"] == "extra_forbidden" else e["msg"]
+            problems.append(f"{field}: {msg} (got {e.get('input')!r})")
+        allowed = ", ".join(model.model_fields)
+        raise BadOptionError(f"{where}: " + "; ".join(problems) + f" [allowed keys: {allowed}]") from None
+
+
+def _play_config_model():
+    from typing import Annotated
+
+    import pydantic
+
+    class PlayConfig(pydantic.BaseModel):
+        """The schema of a ``tarockrl play --config`` file."""
+
+        model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+        game: Annotated[str, pydantic.AfterValidator(_config_game)] | None = None
+        deals: Annotated[int, pydantic.Field(ge=1, le=MAX_DEALS)] | None = None
+        seed: Annotated[int, pydantic.Field(ge=0, le=MAX_SEED)] | None = None
+        options: dict[str, Any] | None = None
+
+    return PlayConfig
+
+
+def _config_game(name: str) -> str:
+    try:
+        return game_arg(name)
+    except argparse.ArgumentTypeError as err:
+        raise ValueError(str(err)) from None
+
+
+def load_play_config(path: str) -> dict[str, Any]:
+    """Read a play config (YAML: game, deals, seed, options) checked against its schema.
+
+    Unknown keys, wrong types (``deals: true``, ``deals: 10.7``, ``deals: lots``) and out-of-range values raise
+    ``BadOptionError`` naming the field; the rules options are checked when the game is made.
+    """
+    data = read_yaml_mapping(path)
+    cfg = validate_config(_play_config_model(), data, f"config {path!r}")
+    return {k: v for k, v in cfg.model_dump().items() if v is not None}
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -113,12 +213,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     config = load_play_config(args.config) if args.config else {}
     # flags given on the command line win over the config file, which wins over the defaults
     args.game = args.game or config.get("game", "dreierles")
-    args.deals = int(args.deals if args.deals is not None else config.get("deals", 1000))
-    args.seed = int(args.seed if args.seed is not None else config.get("seed", 0))
+    args.deals = args.deals if args.deals is not None else config.get("deals", 1000)
+    args.seed = args.seed if args.seed is not None else config.get("seed", 0)
     options.update(config.get("options") or {})
     options.update(_parse_options(args.option))
-    if args.deals < 1:
-        raise TarockError("--deals must be at least 1")
     game = tarockrl.make_game(args.game, **options)
     returns, lengths = play_random_deals(game, args.deals, args.seed, progress=not args.quiet)
     print(f"{game!r}: random legal play, seed {args.seed}")
@@ -190,33 +288,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play random deals and print a result table")
     _add_game_args(p, default_game=None)
-    p.add_argument("--deals", type=int, default=None, help="number of deals (default 1000)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the deals and of the random agents (default 0)")
+    p.add_argument("--deals", type=deals_arg, default=None, help=f"number of deals, 1..{MAX_DEALS} (default 1000)")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="seed of the deals and of the random agents (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--config", help="YAML file with game, deals, seed and options (see configs/)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("show", help="play one deal with random agents and print its transcript")
     _add_game_args(p)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--deal-id", type=int, default=0)
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed of the deal and of the random agents")
+    p.add_argument("--deal-id", type=deal_id_arg, default=0, help="deal number under the seed")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("bench", help="engine benchmark (deals/s, API steps/s, start-up)")
-    p.add_argument("--game", action="append")
-    p.add_argument("--deals", type=int, default=200_000)
-    p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--game", action="append", type=game_arg)
+    p.add_argument("--deals", type=deals_arg, default=200_000, help="deals per timed batch")
+    p.add_argument("--seconds", type=seconds_arg, default=1.0, help="minimum time per measurement")
     p.add_argument("--no-startup", action="store_true")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("selfcheck", help="invariant sweeps over random deals")
-    p.add_argument("--game", action="append")
-    p.add_argument("--deals", type=int, default=20_000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--game", action="append", type=game_arg)
+    p.add_argument("--deals", type=deals_arg, default=20_000)
+    p.add_argument("--seed", type=seed_arg, default=0)
     p.set_defaults(func=cmd_selfcheck)
 
     p = sub.add_parser("warmup", help="compile every kernel ahead of time (fills the cache)")
-    p.add_argument("--game", action="append")
+    p.add_argument("--game", action="append", type=game_arg)
     p.set_defaults(func=cmd_warmup)
 
     p = sub.add_parser("games", help="list the games")
@@ -226,16 +325,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``tarockrl`` console command."""
-    args = build_parser().parse_args(argv)
-    if (getattr(args, "deals", 1) or 1) < 1:
-        print("tarockrl: error: --deals must be at least 1", file=sys.stderr)
-        return 2
+    """Entry point of the ``tarockrl`` console command.
+
+    Returns the exit status: 0 ok, 1 a failed check, 2 bad input (a one-line message on stderr, never a
+    traceback), 130 interrupted.
+    """
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # argparse: --help, --version or a usage error it has already printed
+        return stop.code if isinstance(stop.code, int) else 2
     try:
         return int(args.func(args) or 0)
-    except TarockError as err:
+    except (TarockError, ValueError, TypeError, OverflowError) as err:  # the API's checks of bad input
         print(f"tarockrl: error: {err}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print("tarockrl: error: out of memory; ask for fewer deals", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("tarockrl: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # e.g. `tarockrl show | head`
         import os
 

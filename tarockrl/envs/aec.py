@@ -17,7 +17,10 @@ the deal ends, then every agent's settlement in game points (times ``reward_scal
 terminates (no truncation). ``reset(seed=s)`` starts the deal stream of ``s`` (deals 0, 1, 2, ...);
 ``options={"deal_id": k}`` or ``{"deal": {...}}`` plays a fixed deal. An illegal action raises
 ``IllegalActionError`` in the raw env; ``env(..., illegal_action="lose")`` applies PettingZoo's
-``TerminateIllegalWrapper`` instead (the offender gets ``illegal_reward``, the deal ends).
+``TerminateIllegalWrapper`` instead (the offender gets ``illegal_reward``, the deal ends). A value that is not an
+action at all (not an integer in ``[0, num_actions)``) always raises ``IllegalActionError`` naming it and the legal
+actions. ``step``, ``observe`` and ``last`` before ``reset`` raise ``ResetNeededError``; a call that raises
+changes nothing (a failed ``reset`` keeps the previous deal stream).
 """
 
 from __future__ import annotations
@@ -32,16 +35,17 @@ from pettingzoo.utils import wrappers
 
 from tarockrl.envs.common import (
     DEFAULT_ILLEGAL_REWARD,
+    ResetNeededError,
     as_action,
     check_illegal,
     observation_space,
     resolve_game,
     to_int64,
 )
-from tarockrl.errors import IllegalActionError
+from tarockrl.errors import BadDealError, IllegalActionError
 from tarockrl.games.api import State
 
-__all__ = ["TarockAECEnv", "env", "raw_env"]
+__all__ = ["TarockAECEnv", "ActionCheckWrapper", "env", "raw_env"]
 
 _RESET_OPTIONS = ("deal", "deal_id")
 
@@ -103,27 +107,37 @@ class TarockAECEnv(AECEnv):
         return self._state.clone()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal (see the module docstring for ``seed`` and ``options``)."""
-        opts = dict(options or {})
+        """Deal (see the module docstring for ``seed`` and ``options``); a reset that raises changes nothing."""
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise TypeError(f"reset options must be a dict such as {{'deal_id': 3}}, got {options!r} "
+                            f"({type(options).__name__})")
+        opts = dict(options)
         unknown = sorted(set(opts) - set(_RESET_OPTIONS), key=str)
         if unknown:
             warnings.warn(f"ignoring unknown reset option(s) {unknown}; known: {list(_RESET_OPTIONS)}", stacklevel=2)
         if "deal" in opts and "deal_id" in opts:
             raise ValueError("give reset option 'deal' or 'deal_id', not both")
+        # everything is computed first and committed only once the new deal exists
+        base_seed, next_deal = self._base_seed, self._next_deal
         if seed is not None:
-            self._base_seed = to_int64(seed)
-            self._next_deal = 0
-        elif self._base_seed is None:
-            self._base_seed = int(np.random.default_rng().integers(0, 2**62))
+            base_seed, next_deal = to_int64(seed), 0
+        elif base_seed is None:
+            base_seed = int(np.random.default_rng().integers(0, 2**62))
         if "deal" in opts:
-            self._state = self.game.new_initial_state(deal=opts["deal"])
+            if not isinstance(opts["deal"], dict):
+                raise BadDealError(f"reset option 'deal' must be a deal dict in the game's deal notation, got "
+                                   f"{opts['deal']!r}; leave the option out for a random deal")
+            state = self.game.new_initial_state(deal=opts["deal"])
         else:
             if "deal_id" in opts:
                 deal_id = to_int64(opts["deal_id"], "deal_id")
             else:
-                deal_id = self._next_deal
-                self._next_deal += 1
-            self._state = self.game.new_initial_state(seed=self._base_seed, deal_id=deal_id)
+                deal_id = next_deal
+                next_deal += 1
+            state = self.game.new_initial_state(seed=base_seed, deal_id=deal_id)
+        self._state, self._base_seed, self._next_deal = state, base_seed, next_deal
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -136,6 +150,10 @@ class TarockAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": ..., "action_mask": ...}`` of ``agent`` (zero mask unless it is to move)."""
+        if self._state is None:
+            raise ResetNeededError("call reset() before observe()")
+        if agent not in self.agent_name_mapping:
+            raise KeyError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
         p = self.agent_name_mapping[agent]
         s = self._state
         obs = s.observation(p)
@@ -147,16 +165,18 @@ class TarockAECEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         """Play ``action`` for ``agent_selection`` (``None`` for agents that are done)."""
+        if self._state is None:
+            raise ResetNeededError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         s = self._state
-        a = as_action(action, self.game.num_actions)
+        a = check_action(self, action)
         p = self.agent_name_mapping[agent]
         if s.current_player() != p:  # pragma: no cover - agent_selection always follows the state
             raise IllegalActionError(f"{agent} is not to move")
-        self._cumulative_rewards[agent] = 0.0
         s.apply_action(a)  # IllegalActionError naming the legal actions, state unchanged
+        self._cumulative_rewards[agent] = 0.0
         if s.is_terminal():
             ret = s.returns()
             self.rewards = {x: float(ret[self.agent_name_mapping[x]]) * self.reward_scale for x in self.agents}
@@ -170,6 +190,12 @@ class TarockAECEnv(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True):
+        """``(observation, reward, termination, truncation, info)`` of ``agent_selection``."""
+        if self._state is None:
+            raise ResetNeededError("call reset() before last()")
+        return super().last(observe)
 
     def render(self) -> str | None:
         """The table as text (``"ansi"``) or printed (``"human"``)."""
@@ -189,6 +215,34 @@ class TarockAECEnv(AECEnv):
         return self.metadata["name"]
 
 
+def check_action(env: Any, action: Any) -> int:
+    """``action`` as an int if it is an action id of ``env``'s game, else ``IllegalActionError`` naming the value,
+    the agent and its legal actions."""
+    raw = env.unwrapped
+    try:
+        return as_action(action, raw.game.num_actions)
+    except IllegalActionError as err:
+        agent = raw.agent_selection
+        state = raw._state
+        legal = state.legal_actions() if state is not None and not state.is_terminal() else []
+        raise IllegalActionError(f"{agent}: {err}; legal actions: {legal}") from None
+
+
+class ActionCheckWrapper(wrappers.BaseWrapper):
+    """PettingZoo's out-of-bounds check with a useful error: ``IllegalActionError`` naming the value and the legal
+    actions (instead of a bare ``AssertionError``). ``None`` is accepted for an agent that is done."""
+
+    def step(self, action: Any) -> None:
+        """Check ``action``, then step the wrapped env."""
+        raw = self.unwrapped
+        if raw._state is None:
+            raise ResetNeededError("call reset() before step()")
+        agent = raw.agent_selection
+        if not (action is None and (raw.terminations[agent] or raw.truncations[agent])):
+            action = check_action(raw, action)
+        super().step(action)
+
+
 def raw_env(game: Any = "dreierles", **kwargs: Any) -> TarockAECEnv:
     """The unwrapped AEC env."""
     return TarockAECEnv(game, **kwargs)
@@ -205,6 +259,6 @@ def env(game: Any = "dreierles", illegal_action: str = "raise", illegal_reward: 
     e: AECEnv = raw_env(game, **kwargs)
     if mode == "lose":
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=reward * e.reward_scale)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = ActionCheckWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 

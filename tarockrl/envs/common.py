@@ -88,32 +88,46 @@ def observation_space(game: Game) -> gymnasium.spaces.Box:
 
 
 def to_int64(value: Any, what: str = "seed") -> int:
-    """An integer folded into the signed 64-bit range (seeds may be any non-negative integer)."""
-    if isinstance(value, (bool, np.bool_)):
+    """An integer as a signed 64-bit number.
+
+    Seeds (``what="seed"``) may be any integer and are folded into the int64 range; anything else (deal ids) must
+    already lie in ``[-2**63, 2**63)``, since folding would silently replay another deal.
+    """
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.ndim != 0):
         raise TypeError(f"{what} must be an integer, got {value!r}")
     try:
         v = operator.index(value)
     except TypeError:
         raise TypeError(f"{what} must be an integer, got {value!r} ({type(value).__name__})") from None
+    if what != "seed" and not -(1 << 63) <= v < 1 << 63:
+        raise ValueError(f"{what}={v} is out of range: expected an integer in [-2**63, 2**63)")
     v %= 1 << 64
     return v - (1 << 64) if v >= 1 << 63 else v
 
 
 def as_action(action: Any, num_actions: int) -> int:
-    """An action as a Python int (ints, numpy integers and 0-d or 1-element integer arrays); else an error."""
+    """An action as a Python int (ints, numpy integers and 0-d or 1-element integer arrays).
+
+    Anything else raises ``IllegalActionError`` naming the value (never numpy's or Python's own message).
+    """
+    bad = IllegalActionError(
+        f"an action must be an integer in [0, {num_actions}), got {action!r} ({type(action).__name__})"
+    )
     if type(action) is int:
         a = action
     elif isinstance(action, np.integer):
         a = int(action)
+    elif isinstance(action, np.ndarray):
+        if action.size != 1 or not np.issubdtype(action.dtype, np.integer):
+            raise bad
+        a = int(action.reshape(()))
     else:
-        if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
-            a = int(action.reshape(()))
-        elif isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
-            raise IllegalActionError(
-                f"an action must be an integer in [0, {num_actions}), got {action!r} ({type(action).__name__})"
-            )
-        else:
+        if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+            raise bad
+        try:
             a = operator.index(action)
+        except TypeError:
+            raise bad from None
     if not 0 <= a < num_actions:
         raise IllegalActionError(f"action {a} is out of range: actions are integers in [0, {num_actions})")
     return a
@@ -230,6 +244,11 @@ def check_options(options: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
         raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(allowed)}")
     if "deal" in options and "deal_id" in options:
         raise ValueError("give reset option 'deal' or 'deal_id', not both")
+    if "deal" in options and not isinstance(options["deal"], dict):
+        from tarockrl.errors import BadDealError
+
+        raise BadDealError(f"reset option 'deal' must be a deal dict in the game's deal notation, got "
+                           f"{options['deal']!r}; leave the option out for a random deal")
     return options
 
 

@@ -167,7 +167,7 @@ class TarockEnv(gymnasium.Env):
         opponents = self.opponents
         if seat != self._opponents_seat:  # opponents given by absolute seat follow their seats
             opponents = parse_opponents(self._opponents_spec, self.num_players, seat)
-        super().reset(seed=seed)
+        super().reset(seed=None if seed is None else new_seed % (1 << 64))  # gymnasium wants an int >= 0
         k = self._k
         if new_seed is not None:
             self._base_seed = new_seed

@@ -31,7 +31,9 @@ TERMINAL_PLAYER = -1
 """``current_player()`` of a finished deal (and of finished rows of a batch)."""
 
 _BYTES_MAGIC = b"TRKL"
-_BYTES_VERSION = 1
+_BYTES_VERSION = 2  # 2: a checksum after the options fingerprint; the row is replayed before it is accepted
+_HEAD_LEN = 4 + 2 + 16 + 8  # magic, version, game name, options fingerprint
+_SUM_LEN = 8  # blake2b-64 of the head and the body
 
 
 @dataclass(frozen=True)
@@ -177,21 +179,22 @@ class Game:
 
     # -- states --------------------------------------------------------------------------------------------
     def new_initial_state(
-        self, seed: int | None = None, deal: dict | None = None, deal_id: int = 0
+        self, seed: int | None = None, deal: dict | None = None, deal_id: int | None = None
     ) -> State:
-        """A fresh deal: ``deal(seed, deal_id)``, or the given deal in the game's deal notation.
+        """A fresh deal: ``deal(seed, deal_id)`` (``deal_id`` 0 by default), or the given deal in the game's deal
+        notation.
 
         With neither ``seed`` nor ``deal`` a random seed is drawn (and kept in ``state.seed``).
         """
         if deal is not None:
-            if seed is not None:
-                raise ValueError("give either seed= or deal=, not both")
+            if seed is not None or deal_id is not None:
+                raise ValueError("give either seed= or deal=, not both (deal_id= goes with seed=)")
             row = self._def.state_from_deal(self, deal)
             return State(self, row, seed=None)
         if seed is None:
             seed = secrets.randbits(62)
         seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
-        deal_id = _check_int("deal_id", deal_id, -(2**63), 2**63 - 1)
+        deal_id = _check_int("deal_id", 0 if deal_id is None else deal_id, -(2**63), 2**63 - 1)
         row = np.zeros(self._def.state_len, dtype=np.int64)
         self._def.deal(row, np.int64(seed), np.int64(deal_id), self._opts)
         return State(self, row, seed=seed)
@@ -203,7 +206,12 @@ class Game:
         return new_session(self, seed, **params)
 
     def state_from_bytes(self, data: bytes) -> State:
-        """Inverse of :meth:`State.to_bytes`; checks the game, the options and the state's consistency."""
+        """Inverse of :meth:`State.to_bytes`.
+
+        Checks the format, the checksum, the game and the options, then accepts the row only if it is exactly a
+        state the game can reach (its history replayed from its deal gives it slot by slot); anything else raises
+        ``CorruptStateError`` naming the first bad field (``WrongGameError`` for another game or other options).
+        """
         row = self._decode(data)
         return State(self, row, seed=None)
 
@@ -214,35 +222,38 @@ class Game:
     def _encode(self, row: np.ndarray) -> bytes:
         name = self.name.encode().ljust(16, b"\0")
         head = _BYTES_MAGIC + struct.pack("<H", _BYTES_VERSION) + name + self._fingerprint()
-        return head + row.astype("<i8").tobytes()
+        body = row.astype("<i8").tobytes()
+        return head + hashlib.blake2b(head + body, digest_size=_SUM_LEN).digest() + body
 
     def _decode(self, data: bytes) -> np.ndarray:
+        from tarockrl.games.validate import check_row
+
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise CorruptStateError(f"expected bytes from State.to_bytes(), got {type(data).__name__}")
         data = bytes(data)
-        head_len = 4 + 2 + 16 + 8
-        if len(data) < head_len or data[:4] != _BYTES_MAGIC:
+        if len(data) < 6 or data[:4] != _BYTES_MAGIC:
             raise CorruptStateError("these bytes are not a saved tarockrl state (bad header)")
         (version,) = struct.unpack("<H", data[4:6])
         if version != _BYTES_VERSION:
-            raise CorruptStateError(f"saved state format version {version} is not supported")
+            raise CorruptStateError(
+                f"saved state format version {version} is not supported: this tarockrl reads version "
+                f"{_BYTES_VERSION} only (version 1 had no checksum; replay the deal's history to recreate it)"
+            )
+        if len(data) < _HEAD_LEN + _SUM_LEN:
+            raise CorruptStateError(f"saved state is truncated ({len(data)} bytes, shorter than its header)")
+        head, stored, body = data[:_HEAD_LEN], data[_HEAD_LEN : _HEAD_LEN + _SUM_LEN], data[_HEAD_LEN + _SUM_LEN :]
+        if hashlib.blake2b(head + body, digest_size=_SUM_LEN).digest() != stored:
+            raise CorruptStateError("saved state is damaged or truncated (checksum mismatch)")
         name = data[6:22].rstrip(b"\0").decode(errors="replace")
         if name != self.name:
             raise WrongGameError(f"this saved state belongs to the game {name!r}, not {self.name!r}")
         if data[22:30] != self._fingerprint():
             raise WrongGameError(f"this saved {name} state was made with other rules options than {self!r}")
-        body = data[head_len:]
         if len(body) != 8 * self._def.state_len:
             raise CorruptStateError(
                 f"saved state has {len(body)} state bytes, expected {8 * self._def.state_len}"
             )
-        row = np.frombuffer(body, dtype="<i8").astype(np.int64)
-        if row[self._def.slot_magic] != self._def.magic:
-            raise CorruptStateError("saved state has a wrong layout tag")
-        code = self._def.check_invariants(row, self._opts)
-        if code != 0:
-            raise CorruptStateError(f"saved state is inconsistent (invariant check failed with code {code})")
-        return row
+        return check_row(self, np.frombuffer(body, dtype="<i8").astype(np.int64))
 
     # -- batches and drivers -------------------------------------------------------------------------------
     def new_batch(self, n: int, seed: int = 0, first_deal_id: int = 0) -> Batch:
@@ -255,11 +266,18 @@ class Game:
         return Batch(self, rows)
 
     def batch_from_states(self, states: Sequence[State]) -> Batch:
-        """A batch holding copies of the given states (all of this game)."""
+        """A batch holding copies of the given states (all of this game, each checked to be reachable)."""
+        from tarockrl.games.validate import check_row
+
+        if isinstance(states, (State, str, bytes)) or not isinstance(states, Sequence):
+            raise TypeError(f"states must be a sequence of State objects, got {type(states).__name__}")
         rows = np.zeros((len(states), self._def.state_len), dtype=np.int64)
         for i, s in enumerate(states):
             self._check_mine(s)
-            rows[i] = s._row
+            try:
+                rows[i] = check_row(self, s._row)
+            except CorruptStateError as exc:
+                raise CorruptStateError(f"states[{i}]: {exc}") from None
         return Batch(self, rows)
 
     def random_playouts(self, n: int, seed: int = 0, return_lengths: bool = False):
@@ -321,7 +339,18 @@ class State:
     __slots__ = ("game", "_row", "seed")
 
     def __init__(self, game: Game, row: np.ndarray, seed: int | None = None) -> None:
-        """Wrap ``row`` (use :meth:`Game.new_initial_state` rather than calling this)."""
+        """Wrap ``row`` (use :meth:`Game.new_initial_state` rather than calling this).
+
+        The row's contents are trusted here (only its type and size are checked); rows from outside the engine
+        go through :meth:`Game.state_from_bytes` or :func:`tarockrl.games.validate.check_row`.
+        """
+        if not isinstance(game, Game):
+            raise WrongGameError(f"expected a tarockrl Game, got {type(game).__name__}")
+        if (not isinstance(row, np.ndarray) or row.dtype != np.int64 or row.shape != (game._def.state_len,)
+                or not row.flags.c_contiguous or not row.flags.writeable):
+            raise CorruptStateError(f"a {game.name} state row is a writable C-contiguous int64[{game._def.state_len}] "
+                                    f"array, got {getattr(row, 'dtype', type(row).__name__)} "
+                                    f"{getattr(row, 'shape', '')}")
         self.game = game
         self._row = row
         self.seed = seed
@@ -457,9 +486,14 @@ class Batch:
     """Many deals of one game in one ``[n, state_len]`` int64 array, stepped by one numba call."""
 
     def __init__(self, game: Game, rows: np.ndarray) -> None:
-        """Wrap ``rows`` (use :meth:`Game.new_batch`)."""
+        """Wrap ``rows`` (use :meth:`Game.new_batch` or :meth:`Game.batch_from_states`; rows are trusted here)."""
+        from tarockrl.games.validate import check_out_array
+
+        if not isinstance(game, Game):
+            raise WrongGameError(f"expected a tarockrl Game, got {type(game).__name__}")
+        n = rows.shape[0] if isinstance(rows, np.ndarray) and rows.ndim == 2 else 0
         self.game = game
-        self.rows = rows
+        self.rows = check_out_array("rows", rows, (n, game.state_len), np.int64)
 
     def __len__(self) -> int:
         return self.rows.shape[0]
@@ -473,9 +507,17 @@ class Batch:
         return self.rows[:, self.game._def.slot_phase] == self.game._def.terminal_phase
 
     def legal_masks(self, out: np.ndarray | None = None) -> np.ndarray:
-        """bool[n, num_actions] legal-action masks (all False for rows that are over)."""
+        """bool[n, num_actions] legal-action masks (all False for rows that are over).
+
+        ``out``, when given, must be a writable C-contiguous bool array of shape ``(n, num_actions)``.
+        """
+        from tarockrl.games.validate import check_out_array
+
+        shape = (len(self), self.game.num_actions)
         if out is None:
-            out = np.empty((len(self), self.game.num_actions), dtype=np.bool_)
+            out = np.empty(shape, dtype=np.bool_)
+        else:
+            check_out_array("out", out, shape, np.bool_)
         self.game._def.batch_legal_masks(self.rows, self.game._opts, out)
         return out
 
@@ -485,12 +527,17 @@ class Batch:
         The whole batch is checked first: if any live row's action is illegal, ``IllegalActionError`` names
         the rows and no row is changed.
         """
-        acts = np.asarray(actions)
+        try:
+            acts = np.asarray(actions)
+        except Exception as exc:  # noqa: BLE001 - ragged lists and odd objects
+            raise IllegalActionError(f"actions must be an integer array of shape ({len(self)},): {exc}") from None
         if acts.shape != (len(self),) or not np.issubdtype(acts.dtype, np.integer):
             raise IllegalActionError(
                 f"actions must be an integer array of shape ({len(self)},), got {acts.dtype} {acts.shape}"
             )
-        acts = acts.astype(np.int64, copy=False)
+        if acts.size and (acts.dtype.kind == "u" and int(acts.max()) > 2**62):
+            raise IllegalActionError(f"actions must be integers in [0, {self.game.num_actions})")
+        acts = np.ascontiguousarray(acts, dtype=np.int64)
         live = ~self.is_terminal()
         masks = self.legal_masks()
         in_range = (acts >= 0) & (acts < self.game.num_actions)
@@ -516,16 +563,14 @@ class Batch:
 
         Rows that are over (or given player -1) get zeros.
         """
+        from tarockrl.games.validate import check_int_array
+
         if players is None:
             players = self.current_players()
         else:
-            given = np.asarray(players)
-            if given.shape != (len(self),) or not np.issubdtype(given.dtype, np.integer):
-                raise ValueError(f"players must be an integer array of shape ({len(self)},), got "
-                                 f"{given.dtype} {given.shape}")
-            if given.size and (given.min() < -1 or given.max() >= self.game.num_players):
-                raise ValueError(f"players must be seats in [0, {self.game.num_players}) or -1 for none")
-        players = np.asarray(players, dtype=np.int64)
+            players = check_int_array("players (seats, or -1 for none)", players, (len(self),), -1,
+                                      self.game.num_players - 1)
+        players = np.ascontiguousarray(players, dtype=np.int64)
         out = np.empty((len(self), self.game.observation_size), dtype=np.float32)
         self.game._def.batch_observe(self.rows, players, self.game._opts, out)
         return out
@@ -539,7 +584,8 @@ class Batch:
         return out
 
     def state(self, i: int) -> State:
-        """A copy of row ``i`` as a :class:`State`."""
+        """A copy of row ``i`` (an integer in ``[0, n)``) as a :class:`State`."""
+        i = _check_int("i", i, 0, len(self) - 1) if len(self) else _check_int("i", i, 0, -1)
         return State(self.game, self.rows[i].copy())
 
     def clone(self) -> Batch:
