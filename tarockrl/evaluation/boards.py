@@ -234,16 +234,24 @@ def resolve_board_set(game, spec: str, n: int) -> tuple[list[Board], str]:
             raise BadBoardFileError(f"board set {spec!r}: seed=S needs an integer S") from None
         return generate_boards(game, n, seed), f"generated from seed {seed}"
     if spec in SHIPPED:
-        boards = shipped_boards(game, spec)
-        source = f"shipped {spec} set ({shipped_path(game.name, spec).name})"
+        path = shipped_path(game.name, spec)
+        if not path.exists():
+            raise BadBoardFileError(f"no shipped {spec} board set for {game.name!r} ({path} is missing)")
+        source = f"shipped {spec} set ({path.name})"
     else:
-        boards = load_boards(spec, game)
+        path = Path(spec)
         source = f"file {spec}"
+    boards = load_boards(path, game, check=False)
     if n > len(boards):
         raise BadBoardFileError(
             f"the {source} holds {len(boards)} boards, fewer than the {n} asked for; ask for fewer boards or "
             f"generate them with --board-set seed=S"
         )
+    for i, board in enumerate(boards[:n]):  # check only the boards that will be played
+        try:
+            board_state(game, board)
+        except TarockError as err:
+            raise BadBoardFileError(f"{path}: board {board.index} (line {i + 2}): {err}") from None
     return boards[:n], source
 
 

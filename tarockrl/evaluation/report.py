@@ -220,11 +220,23 @@ def write_outputs(out: Path, summary: dict, results: dict, plots: bool = True) -
     """Write ``results.json``, the plots and ``report.md`` into ``out`` (atomically replacing older ones)."""
     out = Path(out)
     made = _plots(out, summary) if plots else []
-    for name, text in (("results.json", json.dumps(summary, indent=1, default=_json_default) + "\n"),
+    clean = _finite(json.loads(json.dumps(summary, default=_json_default)))
+    for name, text in (("results.json", json.dumps(clean, indent=1, allow_nan=False) + "\n"),
                        ("report.md", markdown(summary, made))):
         tmp = out / (name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, out / name)
+
+
+def _finite(x: Any) -> Any:
+    """The same structure with NaN and infinities replaced by ``None`` (strict JSON)."""
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_finite(v) for v in x]
+    return x
 
 
 def _json_default(x: Any) -> Any:

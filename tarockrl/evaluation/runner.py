@@ -221,11 +221,18 @@ def run_eval(game: Any, specs: list[str], boards: list[Board], out_dir: str | os
             (open(records_path, "a", encoding="utf-8") if records else _Null()) as fh_rec:
         fh_rec = fh_rec if records else None
         if todo and jobs == 1:
+            import numba
+
+            threads = numba.get_num_threads()
             _init_worker(game.name, game.options, specs, [b.to_json() for b in boards], seed, control_variate,
                          records, labels, {})
             _W["game"], _W["pool"] = game, AgentPool(game, specs)
-            for task in todo:
-                finish(_work(task), fh_res, fh_rec)
+            try:
+                for task in todo:
+                    finish(_work(task), fh_res, fh_rec)
+            finally:
+                numba.set_num_threads(threads)
+                _W.clear()
         elif todo:
             import multiprocessing as mp
 
