@@ -66,8 +66,9 @@ def add_eval_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--control-variate", default="none",
                    help="none (default) or playout[:rollouts=K]: action correction with reference playouts")
     p.add_argument("--records", action="store_true", help="also write every played game to records.jsonl")
-    p.add_argument("--half-width", type=float, default=1.0,
-                   help="report the boards needed for a 95%% CI of this half-width in game points (default 1)")
+    p.add_argument("--half-width", default="10%",
+                   help="report the boards needed for a 95%% CI of this half-width: game points (e.g. 1) or a "
+                        "percentage of the mean difference's size (default 10%%)")
     p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples (default 2000)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -88,8 +89,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise TarockError("--jobs must be at least 1")
     if args.bootstrap < 0:
         raise TarockError("--bootstrap must be non-negative")
-    if not args.half_width > 0:
-        raise TarockError("--half-width must be positive")
+    from tarockrl.evaluation.match import resolve_half_width
+
+    resolve_half_width(args.half_width, [1.0])  # validate early
     specs = [s for text in args.agents for s in split_agents(text)]
     game = tarockrl.make_game(args.game, **_parse_options(args.option))
     boards, source = resolve_board_set(game, args.board_set, args.boards)
@@ -109,15 +111,16 @@ def _ci(c: list) -> str:
 def text_table(summary: dict) -> str:
     """The table printed at the end of ``tarockrl eval``."""
     s = summary["settings"]
-    h = summary["pairs"][0]["game_points"].get("half_width", 1)
+    h = summary["pairs"][0]["game_points"].get("half_width")
     lines = [f"{s['game']}: {s['boards']} boards ({s.get('board_source')}), every board in every fair seating; "
              f"per-board difference A - B in game points"]
     lines.append(f"{'A vs B':<30} {'mean':>8} {'SE':>6} {'95% CI (bootstrap)':>20} {'A wins':>7} {'ties':>6} "
-                 f"{'B wins':>7} {'boards for ±' + format(h, 'g'):>15}")
+                 f"{'B wins':>7} {'boards for ±' + (format(h, '.3g') if h else 'h'):>15}")
     for p in summary["pairs"]:
         g = p["game_points"]
         lines.append(f"{p['a'] + ' vs ' + p['b']:<30} {g['mean']:>8.3f} {g['se']:>6.3f} {_ci(g['ci_bootstrap']):>20} "
-                     f"{g['win']:>7.1%} {g['tie']:>6.1%} {g['loss']:>7.1%} {g.get('boards_needed') or '-':>15}")
+                     f"{g['win']:>7.1%} {g['tie']:>6.1%} {g['loss']:>7.1%} {g.get('boards_needed') or '-':>15}"
+                     + (f" (±{g['half_width']:.3g})" if len(summary["pairs"]) > 1 and g.get("half_width") else ""))
         if p.get("control_variate"):
             c, f = p["control_variate"], p["control_variate_fitted"]
             red = p["variance_reduction"]

@@ -214,11 +214,36 @@ class MatchResult:
         return format_pair_table([self])
 
 
+def resolve_half_width(half_width: float | str | None, diffs: np.ndarray) -> float | None:
+    """A half-width in game points: a number as it is, ``"P%"`` as P percent of the plain mean's size."""
+    if half_width is None:
+        return None
+    if isinstance(half_width, str):
+        text = half_width.strip()
+        try:
+            if text.endswith("%"):
+                share = float(text[:-1]) / 100.0
+                h = share * abs(float(np.mean(diffs))) if len(diffs) else 0.0
+                return h if share > 0 and h > 0 else None
+            half_width = float(text)
+        except ValueError:
+            raise TarockError(f"a half-width is a number of game points or a percentage like '10%', got "
+                              f"{half_width!r}") from None
+    if not half_width > 0:
+        raise TarockError(f"the half-width must be positive, got {half_width!r}")
+    return float(half_width)
+
+
 def summarize_pair(labels: tuple[str, str], board_results: list[dict], resamples: int = 2000, seed: int = 0,
-                   half_width: float | None = 1.0) -> MatchResult:
-    """Summaries of a pair's per-board results (sorted by board): plain, card points, control variate."""
+                   half_width: float | str | None = "10%") -> MatchResult:
+    """Summaries of a pair's per-board results (sorted by board): plain, card points, control variate.
+
+    ``half_width`` (game points, or ``"P%"`` of the plain mean's size) sets the CI half-width whose board count
+    is reported as ``boards_needed``.
+    """
     rows = sorted(board_results, key=lambda r: r["board"])
     d = np.array([r["diff"] for r in rows], dtype=np.float64)
+    half_width = resolve_half_width(half_width, d)
     result = MatchResult(labels=labels, boards=rows, diff=summarize(d, resamples, seed, half_width))
     if rows and all(r.get("diff_cp") is not None for r in rows):
         result.diff_cp = summarize(np.array([r["diff_cp"] for r in rows]), resamples, seed)
@@ -256,15 +281,15 @@ def format_pair_table(results: Sequence[MatchResult]) -> str:
 
 
 def duplicate_match(game: Any, agents: Sequence[Any], boards: Sequence[Board], seed: int = 0,
-                    value: ValueFunction | None = None, resamples: int = 2000, half_width: float | None = 1.0,
+                    value: ValueFunction | None = None, resamples: int = 2000, half_width: float | str | None = "10%",
                     labels: Sequence[str] | None = None, records: bool = False) -> MatchResult:
     """Play a duplicate match between ``agents[0]`` (A) and ``agents[1]`` (B) on ``boards``, in this process.
 
     ``agents`` are specs for :func:`tarockrl.agents.make_agent` (or agent objects); ``seed`` keys the agents'
     seeds (:func:`seat_seed`) and the control variate's streams; ``value`` turns on the control-variate estimate.
     Returns a :class:`MatchResult` whose ``diff`` holds mean, SE, normal and bootstrap 95% CIs, win/tie/loss
-    shares and the boards needed for a CI of ``±half_width`` game points. For many boards, both cores and
-    resumable output use ``tarockrl eval`` (:func:`tarockrl.evaluation.runner.run_eval`).
+    shares and the boards needed for a CI of ``±half_width`` (game points, or ``"P%"`` of the mean's size). For
+    many boards, both cores and resumable output use ``tarockrl eval`` (:func:`tarockrl.evaluation.runner.run_eval`).
     """
     if isinstance(game, str):
         import tarockrl

@@ -104,7 +104,7 @@ def markdown(summary: dict, plots: list[str]) -> str:
               "±h |", "|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|"]
     for p in summary["pairs"]:
         g = p["game_points"]
-        need = f"{g.get('boards_needed')} (h={g.get('half_width')})" if g.get("boards_needed") else "–"
+        need = f"{g.get('boards_needed')} (h={g.get('half_width'):.3g})" if g.get("boards_needed") else "–"
         lines.append(f"| `{p['a']}` | `{p['b']}` | {g['n']} | {_fmt(g['mean'])} | {_fmt(g['se'])} | "
                      f"{_ci(g['ci_bootstrap'])} | {_ci(g['ci_normal'])} | {g['win']:.1%} | {g['tie']:.1%} | "
                      f"{g['loss']:.1%} | {need} |")

@@ -158,7 +158,7 @@ def _check_manifest(path: Path, manifest: dict) -> None:
 
 def run_eval(game: Any, specs: list[str], boards: list[Board], out_dir: str | os.PathLike, *, seed: int = 0,
              jobs: int | None = None, control_variate: str | None = "playout", records: bool = False,
-             resamples: int = 2000, half_width: float = 1.0, progress: bool = True, board_source: str = "",
+             resamples: int = 2000, half_width: float | str = "10%", progress: bool = True, board_source: str = "",
              plots: bool = True) -> dict[str, Any]:
     """Play every pair of ``specs`` on every board (duplicate seatings), resumably, and write the report.
 

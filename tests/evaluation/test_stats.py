@@ -61,3 +61,20 @@ def test_bradley_terry_symmetric_and_finite():
     assert np.allclose(r["rating"], 0.0, atol=1e-6)
     sweep = fit_bt(win_matrix(2, {(0, 1): np.ones(30)}))  # one agent wins everything: still finite
     assert np.all(np.isfinite(sweep)) and sweep[0] > sweep[1]
+
+
+def test_half_width_absolute_or_relative():
+    import pytest
+
+    from tarockrl.errors import TarockError
+    from tarockrl.evaluation.match import resolve_half_width
+
+    d = np.array([10.0, 30.0])
+    assert resolve_half_width(2, d) == 2.0
+    assert resolve_half_width("2", d) == 2.0
+    assert resolve_half_width("10%", d) == 2.0
+    assert resolve_half_width("10%", np.zeros(3)) is None
+    with pytest.raises(TarockError, match="percentage"):
+        resolve_half_width("ten", d)
+    with pytest.raises(TarockError, match="positive"):
+        resolve_half_width(-1, d)
