@@ -190,7 +190,8 @@ def _plots(out: Path, summary: dict) -> list[str]:
     for i in range(k):
         for j in range(k):
             if i != j and np.isfinite(m[i, j]):
-                ax.text(j, i, f"{m[i, j]:.1f}", ha="center", va="center", fontsize=8)
+                ax.text(j, i, f"{m[i, j]:+.1f}", ha="center", va="center", fontsize=9,
+                        color="white" if abs(m[i, j]) > 0.6 * lim else "black")
     fig.colorbar(im, ax=ax, label="row − column, GP per board")
     ax.set_title("pairwise matrix", fontsize=9)
     fig.tight_layout()
