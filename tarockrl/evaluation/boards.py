@@ -251,7 +251,9 @@ def resolve_board_set(game, spec: str, n: int) -> tuple[list[Board], str]:
         try:
             board_state(game, board)
         except TarockError as err:
-            raise BadBoardFileError(f"{path}: board {board.index} (line {i + 2}): {err}") from None
+            hint = ("; the shipped sets are dealt under the default rules options, use --board-set seed=S for "
+                    "other options") if spec in SHIPPED else ""
+            raise BadBoardFileError(f"{path}: board {board.index} (line {i + 2}): {err}{hint}") from None
     return boards[:n], source
 
 
