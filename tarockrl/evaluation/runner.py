@@ -134,7 +134,8 @@ def _manifest(game, specs, boards, board_source, seed, cv, records) -> dict:
     from tarockrl.evaluation.boards import _non_default_options
 
     return {"format": RUN_FORMAT, "version": RUN_VERSION, "game": game.name,
-            "options": json.loads(json.dumps(_non_default_options(game))), "agents": list(specs),
+            "options": json.loads(json.dumps(_non_default_options(game))),
+            "agents": [s if isinstance(s, str) else label for s, label in zip(specs, agent_labels(specs), strict=True)],
             "boards": len(boards), "boards_digest": boards_digest(boards), "board_source": board_source,
             "seed": seed, "control_variate": cv, "records": bool(records)}
 
@@ -172,6 +173,9 @@ def run_eval(game: Any, specs: list[str], boards: list[Board], out_dir: str | os
     if not boards:
         raise TarockError("an evaluation needs at least one board")
     make_value_function(control_variate)  # validate early
+    if jobs != 1 and not all(isinstance(s, str) for s in specs):
+        raise TarockError("agent objects can be evaluated with jobs=1 only; register a factory with "
+                          "tarockrl.agents.register_agent to use worker processes")
     AgentPool(game, specs)  # a bad spec fails here, before any process starts
     labels = list(agent_labels(specs))
     out = Path(out_dir)

@@ -160,3 +160,16 @@ def test_resume_after_sigkill(tmp_path):
     assert len(lines) == 40 == len({json.loads(x)["board"] for x in lines})  # nothing lost, nothing twice
     recs = [json.loads(x) for x in (killed / "records.jsonl").read_text().splitlines()]
     assert len(recs) == 80 and len({(r["board"], r["seating"]) for r in recs}) == 80
+
+
+def test_agent_objects_in_process_only(tmp_path, games):
+    from tarockrl.errors import TarockError
+    from tests.evaluation.agents import FirstLegal
+
+    game = games["tatteln"]
+    boards = generate_boards(game, 2, 0)
+    with pytest.raises(TarockError, match="jobs=1 only"):
+        run_eval(game, ["random", FirstLegal()], boards, tmp_path / "a", jobs=2, progress=False, plots=False)
+    summary = run_eval(game, ["random", FirstLegal()], boards, tmp_path / "b", jobs=1, progress=False, plots=False,
+                       resamples=50)
+    assert summary["settings"]["agents"] == ["random", "FirstLegal"]
