@@ -47,8 +47,10 @@ def test_eval_writes_report_json_plots(tmp_path, capsys):
 
 def test_round_robin_three_agents(tmp_path, games):
     game = games["dreierles"]
-    summary = run_eval(game, ["random", "first_legal", "last_legal"], generate_boards(game, 5, 1), tmp_path,
-                       jobs=1, progress=False, plots=False, resamples=100, control_variate=None)
+    from tarockrl.evaluation import round_robin
+
+    summary = round_robin("dreierles", ["random", "first_legal", "last_legal"], generate_boards(game, 5, 1),
+                          tmp_path, jobs=1, progress=False, plots=False, resamples=100, control_variate=None)
     assert len(summary["pairs"]) == 3
     m = summary["matrix"]["mean"]
     assert m[0][1] == -m[1][0] and m[1][2] == -m[2][1] and m[0][0] == 0.0
@@ -112,6 +114,15 @@ def test_eval_wrong_game_board_file(tmp_path, capsys, games):
                  str(tmp_path / "t.jsonl"), "--out", str(tmp_path / "o"), "--quiet"])
     assert code == 2
     assert "holds boards of 'tatteln', not 'dreierles'" in capsys.readouterr().err
+
+
+def test_board_set_command(tmp_path, games):
+    from tarockrl.evaluation.boards import load_boards
+    from tarockrl.evaluation.boards import main as boards_main
+
+    out = str(tmp_path / "t.jsonl.gz")
+    assert boards_main(["--game", "tatteln", "--boards", "4", "--seed", "3", "--out", out]) == 0
+    assert load_boards(tmp_path / "t.jsonl.gz", games["tatteln"]) == generate_boards(games["tatteln"], 4, 3)
 
 
 def test_split_agents():
