@@ -128,6 +128,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """``tarockrl show``: one whole deal as a transcript."""
+    if getattr(args, "record", None):  # tarockrl show --record FILE (tarockrl/evaluation/cli.py)
+        from tarockrl.evaluation.cli import cmd_show_record
+        return cmd_show_record(args)
     game = tarockrl.make_game(args.game, **_parse_options(args.option))
     state = game.new_initial_state(seed=args.seed, deal_id=args.deal_id)
     rng = np.random.default_rng(args.seed)
@@ -200,7 +203,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_args(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--deal-id", type=int, default=0)
+    from tarockrl.evaluation.cli import add_eval_parser, add_record_args
+    add_record_args(p)
     p.set_defaults(func=cmd_show)
+    add_eval_parser(sub)
 
     p = sub.add_parser("bench", help="engine benchmark (deals/s, API steps/s, start-up)")
     p.add_argument("--game", action="append")
