@@ -184,3 +184,31 @@ def test_pretrained_missing_is_clear():
 
     with pytest.raises(BadAgentSpecError, match="no pretrained agent"):
         make_agent("pretrained", "troccas")
+
+
+def test_evaluation_during_training(tmp_path):
+    cfg = tiny("tatteln", "dmc", eval={"every_iterations": 1, "opponent": "random", "boards": 3, "seed": 1})
+    train(cfg, tmp_path / "run", progress=False, max_iterations=2)
+    import json
+
+    lines = [json.loads(x) for x in (tmp_path / "run/eval.jsonl").read_text().splitlines()]
+    assert [x["iteration"] for x in lines] == [1, 2]
+    assert all(x["boards"] == 3 and x["ci_low"] <= x["mean"] <= x["ci_high"] for x in lines)
+    assert (tmp_path / "run/checkpoints/best.pt").is_file()
+    make_agent(f"ckpt:{tmp_path / 'run/checkpoints/best.pt'}", "tatteln")
+
+
+@pytest.mark.slow
+def test_dmc_learns_to_beat_random(tmp_path):
+    """A small Deep Monte Carlo run on Tatteln beats random play in a duplicate match (fixed seed)."""
+    from tarockrl.evaluation import duplicate_match, generate_boards
+
+    cfg = config_from_dict({"game": "tatteln", "algo": "dmc", "num_envs": 256, "total_decisions": 400_000,
+                            "network": {"hidden": [128, 128]}, "dmc": {"learning_rate": 1e-3, "epsilon": 0.1,
+                                                                        "batch_size": 1024},
+                            "checkpoint": {"every_iterations": 50}})
+    train(cfg, tmp_path / "run", progress=False)
+    game = tarockrl.make_game("tatteln")
+    result = duplicate_match(game, [f"ckpt:{tmp_path / 'run/checkpoints/last.pt'}", "random"],
+                             generate_boards(game, 300, seed=99), seed=3)
+    assert result.diff["ci_bootstrap"][0] > 0, result.diff
