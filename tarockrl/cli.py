@@ -328,6 +328,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("games", help="list the games")
     p.add_argument("--options", action="store_true", help="also list every rules option")
     p.set_defaults(func=cmd_games)
+
+    from tarockrl.training.cli import add_parser as add_train_parser
+
+    add_train_parser(sub)
     return parser
 
 

@@ -28,10 +28,14 @@ __all__ = ["make_agent", "parse_spec", "register_agent", "known_agents", "agent_
 _FACTORIES: dict[str, str] = {
     "random": "tarockrl.agents.random_agent:make_random_agent",
     "rules": "tarockrl.agents.rules:make_rules_agent",
+    "ckpt": "tarockrl.agents.neural:make_checkpoint_agent",
+    "pretrained": "tarockrl.agents.neural:make_pretrained_agent",
 }
 _DESCRIPTIONS: dict[str, str] = {
     "random": "uniformly random legal actions",
     "rules": "the rule-based player of the game",
+    "ckpt": "a checkpoint of tarockrl train (ckpt:PATH)",
+    "pretrained": "the trained agent shipped for the game",
 }
 
 

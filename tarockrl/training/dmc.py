@@ -1,0 +1,87 @@
+"""Deep Monte Carlo (DouZero-style) for every decision of a game: bidding, talon, discards, announcements, play.
+
+One network ``Q(s, ·)`` scores every action of the flat layout from the deciding seat's observation (which carries
+the seat's role: declarer or defender, team, contract, so one net serves every role). Collection is epsilon-greedy
+self-play over the batched engine, one forward per lock step for all rows; the target of each decision is the
+Monte Carlo return, the deciding seat's (scaled) settlement of the deal; the loss is the squared error of the taken
+action's value. Each rollout is used for ``epochs`` passes and then dropped, as in DouZero's actor/learner loop.
+Greedy acting takes the legal action with the highest value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from tarockrl.agents.nets import QNet, masked_logits
+from tarockrl.training.collect import Rollout
+from tarockrl.training.common import minibatches, random_legal, to_tensor
+from tarockrl.training.config import TrainConfig
+
+__all__ = ["DMC"]
+
+
+class DMC:
+    """The Deep Monte Carlo learner (see the module docstring)."""
+
+    name = "dmc"
+
+    def __init__(self, cfg: TrainConfig, game: Any, device: torch.device, rng: np.random.Generator) -> None:
+        """Build the Q network and its optimizer."""
+        self.cfg = cfg
+        self.device = device
+        self.rng = rng
+        self.net = QNet(game.observation_size, game.num_actions, cfg.network.hidden).to(device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.dmc.learning_rate)
+        self.epsilon = cfg.dmc.epsilon
+
+    def set_progress(self, fraction: float) -> None:
+        """Anneal epsilon linearly over the run (``fraction`` of the decision budget used)."""
+        d = self.cfg.dmc
+        if d.epsilon_final is not None:
+            self.epsilon = d.epsilon + (d.epsilon_final - d.epsilon) * min(max(fraction, 0.0), 1.0)
+
+    @torch.no_grad()
+    def policy(self, obs: np.ndarray, masks: np.ndarray, players: np.ndarray, rows: np.ndarray):
+        """Epsilon-greedy actions for a batch of decisions."""
+        q = masked_logits(self.net(to_tensor(obs, self.device)), to_tensor(masks, self.device))
+        actions = q.argmax(dim=1).cpu().numpy().astype(np.int64)
+        explore = self.rng.random(actions.shape[0]) < self.epsilon
+        if explore.any():
+            actions[explore] = random_legal(masks[explore], self.rng)
+        return actions, {}
+
+    def update(self, rollout: Rollout, scale: float) -> dict[str, float]:
+        """Regress Q(s, a) on the Monte Carlo returns of the rollout's learner decisions."""
+        keep = np.flatnonzero(rollout.learner)
+        obs, actions = rollout.obs[keep], rollout.actions[keep]
+        targets = rollout.targets(scale)[keep]
+        losses = []
+        self.net.train()
+        for _ in range(self.cfg.dmc.epochs):
+            for idx in minibatches(keep.size, self.cfg.dmc.batch_size, self.rng):
+                o = to_tensor(obs[idx], self.device)
+                a = to_tensor(actions[idx], self.device)
+                y = to_tensor(targets[idx], self.device)
+                q = self.net(o).gather(1, a[:, None]).squeeze(1)
+                loss = nn.functional.mse_loss(q, y)
+                self.optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.net.parameters(), self.cfg.dmc.max_grad_norm)
+                self.optimizer.step()
+                losses.append(loss.item())
+        self.net.eval()
+        return {"losses/q_loss": float(np.mean(losses)) if losses else 0.0,
+                "charts/epsilon": float(self.epsilon),
+                "charts/target_abs_mean": float(np.abs(targets).mean()) if targets.size else 0.0}
+
+    def modules(self) -> dict[str, nn.Module]:
+        """The networks to checkpoint (the first one acts)."""
+        return {"model": self.net}
+
+    def optimizers(self) -> dict[str, torch.optim.Optimizer]:
+        """The optimizers to checkpoint."""
+        return {"optimizer": self.optimizer}

@@ -1,0 +1,295 @@
+"""The training loop: collect, learn, log, checkpoint, evaluate; resumable after any kill.
+
+A run directory holds::
+
+    config.yaml          the resolved config (every default filled in)
+    tb/                  TensorBoard event files (charts/..., losses/..., eval/...)
+    checkpoints/         ckpt_<iteration>.pt (the last few), best.pt (best evaluation), last.pt (the final one)
+    eval.jsonl           one line per evaluation
+    progress.jsonl       one line per logged iteration
+
+``train(cfg, run_dir)`` starts a run; ``train(None, run_dir, resume=True)`` continues the newest readable checkpoint
+of ``run_dir`` with the run's own config (overrides may change the budget and the logging, not the model). Because
+deals, exploration and sampling are seeded from the run seed and the iteration, and every generator's state is in
+the checkpoint, a resumed run repeats exactly what the killed one would have done after that checkpoint: it loses at
+most one checkpoint interval, and nothing is counted twice.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import yaml
+
+from tarockrl.agents.checkpoint import (
+    FORMAT,
+    VERSION,
+    CheckpointError,
+    latest_checkpoint,
+    layout_fingerprint,
+    list_checkpoints,
+    load_checkpoint,
+    save_atomic,
+)
+from tarockrl.agents.neural import NeuralAgent
+from tarockrl.games import make_game
+from tarockrl.training.collect import Collector
+from tarockrl.training.common import resolve_device, rng_state, set_rng_state
+from tarockrl.training.config import BadConfigError, TrainConfig, config_from_dict, resolved_reward_scale
+
+__all__ = ["train", "make_learner", "RESUMABLE_OVERRIDES"]
+
+RESUMABLE_OVERRIDES = ("total_decisions", "log_every_iterations", "checkpoint", "eval", "device", "torch_threads")
+"""Top-level keys that ``--resume`` may change; anything else would make the resumed run another run."""
+
+
+def make_learner(cfg: TrainConfig, game: Any, device: torch.device, rng: np.random.Generator):
+    """The algorithm object named by ``cfg.algo``."""
+    if cfg.algo == "dmc":
+        from tarockrl.training.dmc import DMC
+
+        return DMC(cfg, game, device, rng)
+    from tarockrl.training.ppo import PPO
+
+    return PPO(cfg, game, device, rng)
+
+
+class _Pool:
+    """Frozen snapshots of past weights that play the other seats in a share of the deals."""
+
+    def __init__(self, cfg: TrainConfig, learner: Any, device: torch.device) -> None:
+        self.cfg = cfg.pool
+        self.snapshots: list[dict[str, torch.Tensor]] = []
+        self.net = copy.deepcopy(learner.modules()["model"]).eval()
+        self.device = device
+
+    def maybe_snapshot(self, iteration: int, learner: Any) -> None:
+        if self.cfg.size and iteration % self.cfg.snapshot_every == 0:
+            state = {k: v.detach().cpu().clone() for k, v in learner.modules()["model"].state_dict().items()}
+            self.snapshots.append(state)
+            del self.snapshots[: -self.cfg.size]
+
+    def opponent(self, rng: np.random.Generator, n: int, num_players: int):
+        """``(policy, rows, learner_seats)`` for this iteration, or ``(None, None, None)``."""
+        if not self.snapshots or self.cfg.share <= 0:
+            return None, None, None
+        self.net.load_state_dict(self.snapshots[int(rng.integers(len(self.snapshots)))])
+        rows = rng.random(n) < self.cfg.share
+        seats = rng.integers(num_players, size=n)
+        agent = NeuralAgent(self.net, device=self.device)
+
+        def policy(obs, masks, players, row_ids):
+            return agent.act_batch(obs, masks), {}
+
+        return policy, rows, seats
+
+
+def _write_yaml_atomic(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as f:
+        yaml.safe_dump(data, f, sort_keys=False)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _append_jsonl(path: Path, record: dict[str, Any]) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _truncate_jsonl(path: Path, iteration: int) -> None:
+    """Drop lines logged after ``iteration`` (a resumed run logs them again)."""
+    if not path.exists():
+        return
+    keep = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            if json.loads(line).get("iteration", 0) <= iteration:
+                keep.append(line)
+        except json.JSONDecodeError:
+            continue  # a torn last line from a kill
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text("".join(k + "\n" for k in keep), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _evaluate(cfg: TrainConfig, game: Any, learner: Any, iteration: int) -> dict[str, float]:
+    """A duplicate match of the greedy learner against ``cfg.eval.opponent`` on fixed boards."""
+    from tarockrl.training.evaluate import evaluate_against
+
+    agent = NeuralAgent(copy.deepcopy(learner.modules()["model"]).cpu())
+    return evaluate_against(game, agent, cfg.eval.opponent, cfg.eval.boards, cfg.eval.seed)
+
+
+def train(
+    cfg: TrainConfig | None,
+    run_dir: str | Path,
+    *,
+    resume: bool = False,
+    overrides: dict[str, Any] | None = None,
+    progress: bool = True,
+    max_iterations: int | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) training; returns the final counters and the last logged scalars.
+
+    Args:
+        cfg: the validated config (None with ``resume``: read the run's ``config.yaml``).
+        run_dir: the run directory (created when missing).
+        resume: continue from the newest readable checkpoint in ``run_dir/checkpoints``.
+        overrides: with ``resume``, new values for the keys of :data:`RESUMABLE_OVERRIDES` (a nested dict).
+        progress: print a compact line per logged iteration to stderr.
+        max_iterations: stop after this many iterations of this call (tests, benchmarks).
+    """
+    from torch.utils.tensorboard import SummaryWriter
+
+    run_dir = Path(run_dir)
+    ckpt_dir = run_dir / "checkpoints"
+    payload = None
+    if resume:
+        saved = run_dir / "config.yaml"
+        if not saved.is_file():
+            raise BadConfigError(f"cannot resume {str(run_dir)!r}: it has no config.yaml (is it a run directory?)")
+        data = yaml.safe_load(saved.read_text(encoding="utf-8"))
+        for key, value in (overrides or {}).items():
+            if key not in RESUMABLE_OVERRIDES:
+                raise BadConfigError(f"--resume cannot change {key!r} (only {', '.join(RESUMABLE_OVERRIDES)})")
+            if isinstance(value, dict) and isinstance(data.get(key), dict):
+                data[key] = {**data[key], **value}
+            else:
+                data[key] = value
+        cfg = config_from_dict(data)
+        latest = latest_checkpoint(ckpt_dir)
+        if latest is not None:
+            payload = load_checkpoint(latest)
+    elif cfg is None:
+        raise BadConfigError("train() needs a config unless resume=True")
+    assert cfg is not None
+    if not resume and (ckpt_dir.is_dir() and list_checkpoints(ckpt_dir)):
+        raise BadConfigError(f"{str(run_dir)!r} already holds a run; use --resume {run_dir} or another --run-dir")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    ckpt_dir.mkdir(exist_ok=True)
+    _write_yaml_atomic(run_dir / "config.yaml", cfg.model_dump(mode="json"))
+
+    if cfg.torch_threads:
+        torch.set_num_threads(cfg.torch_threads)
+    device = resolve_device(cfg.device)
+    game = make_game(cfg.game, **cfg.game_options)
+    torch.manual_seed(cfg.seed)
+    rng = np.random.default_rng(cfg.seed)
+    learner = make_learner(cfg, game, device, rng)
+    pool = _Pool(cfg, learner, device)
+    scale = resolved_reward_scale(cfg)
+    counters = {"iteration": 0, "decisions": 0, "deals": 0, "seconds": 0.0}
+    best = -float("inf")
+    if payload is not None:
+        if payload["game"] != game.name or payload["layout"] != layout_fingerprint(game):
+            raise CheckpointError(f"the newest checkpoint of {str(run_dir)!r} belongs to another game or layout")
+        for name, module in learner.modules().items():
+            module.load_state_dict(payload[name])
+        for name, opt in learner.optimizers().items():
+            opt.load_state_dict(payload[name])
+        set_rng_state(rng, payload["rng"])
+        if hasattr(learner, "load_extra_state"):
+            learner.load_extra_state(payload.get("extra", {}))
+        pool.snapshots = list(payload.get("pool", []))
+        counters.update(payload["counters"])
+        best = float(payload.get("best", best))
+    start_iteration = counters["iteration"]
+    for name in ("progress.jsonl", "eval.jsonl"):
+        _truncate_jsonl(run_dir / name, start_iteration)
+    writer = SummaryWriter(str(run_dir / "tb"), purge_step=start_iteration + 1 if resume else None)
+    collector = Collector(game, cfg.num_envs, cfg.seed, full_obs=getattr(learner, "needs_full_obs", False))
+
+    def save(tag: str | None = None) -> Path:
+        data = {
+            "format": FORMAT, "version": VERSION, "game": game.name, "game_options": dict(game.options),
+            "layout": layout_fingerprint(game), "algo": cfg.algo, "network": learner.modules()["model"].spec,
+            "rng": rng_state(rng), "counters": dict(counters), "config": cfg.model_dump(mode="json"),
+            "pool": pool.snapshots, "best": best,
+            "extra": learner.extra_state() if hasattr(learner, "extra_state") else {},
+        }
+        for name, module in learner.modules().items():
+            data[name] = module.state_dict()
+        for name, opt in learner.optimizers().items():
+            data[name] = opt.state_dict()
+        path = save_atomic(data, ckpt_dir / (f"{tag}.pt" if tag else f"ckpt_{counters['iteration']:010d}.pt"))
+        if tag is None:
+            for old in list_checkpoints(ckpt_dir)[: -cfg.checkpoint.keep_last]:
+                old.unlink(missing_ok=True)
+        return path
+
+    last: dict[str, float] = {}
+    iterations_here = 0
+    try:
+        while counters["decisions"] < cfg.total_decisions:
+            if max_iterations is not None and iterations_here >= max_iterations:
+                break
+            t0 = time.perf_counter()
+            it = counters["iteration"]
+            learner.set_progress(counters["decisions"] / cfg.total_decisions)
+            opp, opp_rows, opp_seats = pool.opponent(rng, cfg.num_envs, game.num_players)
+            rollout = collector.rollout(it, learner.policy, opp, opp_rows, opp_seats)
+            t1 = time.perf_counter()
+            scalars = learner.update(rollout, scale)
+            t2 = time.perf_counter()
+            counters["iteration"] = it + 1
+            counters["decisions"] += len(rollout)
+            counters["deals"] += cfg.num_envs
+            counters["seconds"] += t2 - t0
+            iterations_here += 1
+            pool.maybe_snapshot(counters["iteration"], learner)
+            scalars.update({
+                "charts/episodic_return": float(rollout.returns[:, 0].mean()),
+                "charts/episodic_return_abs": float(np.abs(rollout.returns).mean()),
+                "charts/episode_length": float(rollout.lengths.mean()),
+                "charts/SPS": len(rollout) / max(t2 - t0, 1e-9),
+                "charts/decisions": float(counters["decisions"]),
+                "time/engine_share": rollout.engine_seconds / max(t2 - t0, 1e-9),
+                "time/network_share": rollout.policy_seconds / max(t2 - t0, 1e-9),
+                "time/learner_share": (t2 - t1) / max(t2 - t0, 1e-9),
+            })
+            step = counters["iteration"]
+            if step % cfg.log_every_iterations == 0:
+                for k, v in scalars.items():
+                    writer.add_scalar(k, v, step)
+                _append_jsonl(run_dir / "progress.jsonl", {"iteration": step, **counters, **scalars})
+                if progress:
+                    loss = next((f"{k.split('/')[1]} {v:.4f}" for k, v in scalars.items() if k.startswith("losses/")),
+                                "")
+                    print(f"[{cfg.game} {cfg.algo}] it {step} decisions {counters['decisions']:,}/"
+                          f"{cfg.total_decisions:,} SPS {scalars['charts/SPS']:,.0f} {loss}", file=sys.stderr)
+            if cfg.eval.every_iterations and step % cfg.eval.every_iterations == 0:
+                result = _evaluate(cfg, game, learner, step)
+                for k, v in result.items():
+                    writer.add_scalar(f"eval/{k}", v, step)
+                _append_jsonl(run_dir / "eval.jsonl", {"iteration": step, **result})
+                scalars.update({f"eval/{k}": v for k, v in result.items()})
+                if result.get("mean", -float("inf")) > best:
+                    best = float(result["mean"])
+                    save("best")
+                if progress:
+                    print(f"[{cfg.game} {cfg.algo}] eval vs {cfg.eval.opponent}: {result.get('mean', 0):+.3f} "
+                          f"[{result.get('ci_low', 0):+.3f}, {result.get('ci_high', 0):+.3f}]", file=sys.stderr)
+            if step % cfg.checkpoint.every_iterations == 0:
+                save()
+            last = scalars
+        if counters["iteration"] > start_iteration:
+            save()
+            shutil.copyfile(list_checkpoints(ckpt_dir)[-1], ckpt_dir / ".last.tmp")
+            os.replace(ckpt_dir / ".last.tmp", ckpt_dir / "last.pt")
+    finally:
+        writer.close()
+        collector.close()
+    return {"counters": counters, "scalars": last, "run_dir": str(run_dir)}

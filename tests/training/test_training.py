@@ -1,0 +1,214 @@
+"""Self-play training: configs, both algorithms on every game, checkpoints as agents, resume after SIGKILL."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import tarockrl
+from tarockrl.agents import make_agent
+from tarockrl.agents.checkpoint import CheckpointError, list_checkpoints, load_checkpoint
+from tarockrl.training import BadConfigError, load_config, train
+from tarockrl.training.config import config_from_dict
+from tarockrl.training.ppo import seat_gae
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def tiny(game, algo, **extra):
+    data = {"game": game, "algo": algo, "num_envs": 8, "total_decisions": 10**9, "network": {"hidden": [32]},
+            "dmc": {"batch_size": 128}, "ppo": {"minibatch_size": 128, "epochs": 1,
+                                                "perfect_info_critic": algo == "ppo"},
+            "checkpoint": {"every_iterations": 1, "keep_last": 2}}
+    data.update(extra)
+    return config_from_dict(data)
+
+
+# -- configs ---------------------------------------------------------------------------------------------------
+def test_unknown_key_names_it_and_suggests():
+    with pytest.raises(BadConfigError, match=r"unknown key 'dmc.epsillon' \(did you mean 'dmc.epsilon'\?\)"):
+        config_from_dict({"dmc": {"epsillon": 0.1}})
+    with pytest.raises(BadConfigError, match=r"unknown key 'num_env'.*did you mean 'num_envs'"):
+        config_from_dict({"num_env": 3})
+
+
+@pytest.mark.parametrize("data, word", [
+    ({"num_envs": 0}, "num_envs"), ({"dmc": {"epsilon": 2}}, "dmc.epsilon"), ({"game": "chess"}, "unknown game"),
+    ({"algo": "a2c"}, "algo"), ({"reward_scale": -1.0}, "reward_scale"), ({"device": "tpu"}, "device"),
+    ({"game_options": {"no_such_option": 1}}, "game_options"), ({"network": {"hidden": []}}, "network.hidden"),
+])
+def test_bad_values_are_named(data, word):
+    with pytest.raises(BadConfigError, match=word):
+        config_from_dict(data)
+
+
+def test_overrides_and_files(tmp_path):
+    cfg = load_config(ROOT / "configs/dreierles_dmc_smoke.yaml", ["dmc.epsilon=0.2", "seed=7", "network.hidden=[8]"])
+    assert (cfg.dmc.epsilon, cfg.seed, cfg.network.hidden) == (0.2, 7, [8])
+    with pytest.raises(BadConfigError, match="key=value"):
+        load_config(None, ["seed"])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("seed: [1,\n")
+    with pytest.raises(BadConfigError, match="not valid YAML"):
+        load_config(bad)
+    with pytest.raises(BadConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.yaml")
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes("seed: 1 # \xe9\n".encode("latin-1"))
+    with pytest.raises(BadConfigError, match="cannot read"):
+        load_config(latin)
+
+
+def test_every_shipped_config_validates():
+    files = sorted((ROOT / "configs").glob("*_dmc*.yaml")) + sorted((ROOT / "configs").glob("*_ppo*.yaml"))
+    assert len(files) == 16
+    for f in files:
+        load_config(f)
+
+
+# -- algorithms --------------------------------------------------------------------------------------------------
+def test_seat_gae_by_hand():
+    # one deal, seats 0 and 1 alternate; seat 0 decides at steps 0, 2; seat 1 at 1, 3; returns +1 / -1
+    values = np.array([0.5, -0.5, 0.25, -0.25], dtype=np.float32)
+    rows = np.zeros(4, dtype=np.int64)
+    players = np.array([0, 1, 0, 1])
+    steps = np.arange(4)
+    finals = np.array([1.0, -1.0, 1.0, -1.0], dtype=np.float32)
+    adv = seat_gae(values, rows, players, steps, finals, lam=0.5)
+    # seat 0: last (step 2): 1 - 0.25 = 0.75; first: (0.25 - 0.5) + 0.5 * 0.75 = 0.125
+    np.testing.assert_allclose(adv, [0.125, -0.125, 0.75, -0.75], atol=1e-6)
+    np.testing.assert_allclose(seat_gae(values, rows, players, steps, finals, lam=1.0), finals - values, atol=1e-6)
+
+
+@pytest.mark.parametrize("algo", ["dmc", "ppo"])
+@pytest.mark.parametrize("game", tarockrl.list_games())
+def test_a_few_updates_on_every_game(tmp_path, game, algo):
+    result = train(tiny(game, algo), tmp_path / "run", progress=False, max_iterations=2)
+    c = result["counters"]
+    assert c["iteration"] == 2 and c["deals"] == 16 and c["decisions"] > 16
+    assert np.isfinite(list(result["scalars"].values())).all()
+    agent = make_agent(f"ckpt:{tmp_path / 'run/checkpoints/last.pt'}", game, seed=0)
+    state = tarockrl.make_game(game).new_initial_state(seed=5)
+    while not state.is_terminal():
+        a = agent.step(state)
+        assert a in state.legal_actions()
+        state.apply_action(a)
+
+
+def test_checkpoint_errors(tmp_path):
+    train(tiny("tatteln", "dmc"), tmp_path / "run", progress=False, max_iterations=1)
+    path = tmp_path / "run/checkpoints/last.pt"
+    payload = load_checkpoint(path)
+    assert payload["game"] == "tatteln" and payload["counters"]["iteration"] == 1
+    with pytest.raises(CheckpointError, match="trained on 'tatteln', not on 'dreierles'"):
+        make_agent(f"ckpt:{path}", "dreierles")
+    with pytest.raises(CheckpointError, match="other rules options"):
+        make_agent(f"ckpt:{path}", tarockrl.make_game("tatteln", no_trump=True))
+    broken = tmp_path / "broken.pt"
+    broken.write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(CheckpointError, match="not a readable checkpoint"):
+        make_agent(f"ckpt:{broken}", "tatteln")
+    other = tmp_path / "other.pt"
+    torch.save({"weights": torch.zeros(2)}, other)
+    with pytest.raises(CheckpointError, match="not a tarockrl checkpoint"):
+        make_agent(f"ckpt:{other}", "tatteln")
+    with pytest.raises(CheckpointError, match="no checkpoint file"):
+        make_agent(f"ckpt:{tmp_path / 'nope.pt'}", "tatteln")
+    with pytest.raises(BadConfigError, match="already holds a run"):
+        train(tiny("tatteln", "dmc"), tmp_path / "run", progress=False, max_iterations=1)
+
+
+def test_resume_continues_exactly(tmp_path):
+    cfg = tiny("tatteln", "ppo", pool={"size": 2, "snapshot_every": 1, "share": 0.5})
+    straight = train(cfg, tmp_path / "a", progress=False, max_iterations=4)
+    train(cfg, tmp_path / "b", progress=False, max_iterations=2)
+    resumed = train(None, tmp_path / "b", resume=True, progress=False, max_iterations=2)
+    for key in ("iteration", "decisions", "deals"):
+        assert straight["counters"][key] == resumed["counters"][key]
+    wa = load_checkpoint(tmp_path / "a/checkpoints/last.pt")["model"]
+    wb = load_checkpoint(tmp_path / "b/checkpoints/last.pt")["model"]
+    for k in wa:
+        torch.testing.assert_close(wa[k], wb[k], rtol=0, atol=0)
+    lines = (tmp_path / "b/progress.jsonl").read_text().splitlines()
+    assert len(lines) == 4  # nothing logged twice
+
+
+def test_resume_after_sigkill(tmp_path):
+    """A real ``tarockrl train`` process killed with SIGKILL resumes and ends with the uninterrupted counters."""
+    run = tmp_path / "killed"
+    args = [sys.executable, "-m", "tarockrl", "train", "--config", str(ROOT / "configs/tatteln_dmc_smoke.yaml"),
+            "-o", "total_decisions=20000", "-o", "checkpoint.every_iterations=1", "-o", "checkpoint.keep_last=50",
+            "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([*args, "--run-dir", str(run)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 600
+    while time.time() < deadline and len(list_checkpoints(run / "checkpoints")) < 2 and proc.poll() is None:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be killed; give it a larger budget"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert list_checkpoints(run / "checkpoints"), "no checkpoint was written before the kill"
+    subprocess.run([sys.executable, "-m", "tarockrl", "train", "--resume", str(run), "--quiet"], env=env,
+                   check=True, stdout=subprocess.DEVNULL)
+    straight = tmp_path / "straight"
+    subprocess.run([*args, "--run-dir", str(straight)], env=env, check=True, stdout=subprocess.DEVNULL)
+    a = load_checkpoint(run / "checkpoints/last.pt")
+    b = load_checkpoint(straight / "checkpoints/last.pt")
+    assert a["counters"]["decisions"] == b["counters"]["decisions"] >= 20000
+    assert a["counters"]["iteration"] == b["counters"]["iteration"]
+    for k in a["model"]:
+        torch.testing.assert_close(a["model"][k], b["model"][k], rtol=0, atol=0)
+
+
+def test_resume_rejects_model_changes(tmp_path):
+    train(tiny("tatteln", "dmc"), tmp_path / "run", progress=False, max_iterations=1)
+    with pytest.raises(BadConfigError, match="cannot change 'network'"):
+        train(None, tmp_path / "run", resume=True, overrides={"network": {"hidden": [8]}}, progress=False)
+    with pytest.raises(BadConfigError, match="no config.yaml"):
+        train(None, tmp_path / "nothing", resume=True, progress=False)
+
+
+def test_pretrained_missing_is_clear():
+    from tarockrl.agents.neural import PRETRAINED_DIR
+
+    if (PRETRAINED_DIR / "troccas.pt").exists():
+        pytest.skip("a pretrained troccas agent is shipped")
+    from tarockrl.errors import BadAgentSpecError
+
+    with pytest.raises(BadAgentSpecError, match="no pretrained agent"):
+        make_agent("pretrained", "troccas")
+
+
+def test_evaluation_during_training(tmp_path):
+    cfg = tiny("tatteln", "dmc", eval={"every_iterations": 1, "opponent": "random", "boards": 3, "seed": 1})
+    train(cfg, tmp_path / "run", progress=False, max_iterations=2)
+    import json
+
+    lines = [json.loads(x) for x in (tmp_path / "run/eval.jsonl").read_text().splitlines()]
+    assert [x["iteration"] for x in lines] == [1, 2]
+    assert all(x["boards"] == 3 and x["ci_low"] <= x["mean"] <= x["ci_high"] for x in lines)
+    assert (tmp_path / "run/checkpoints/best.pt").is_file()
+    make_agent(f"ckpt:{tmp_path / 'run/checkpoints/best.pt'}", "tatteln")
+
+
+@pytest.mark.slow
+def test_dmc_learns_to_beat_random(tmp_path):
+    """A small Deep Monte Carlo run on Tatteln beats random play in a duplicate match (fixed seed)."""
+    from tarockrl.evaluation import duplicate_match, generate_boards
+
+    cfg = config_from_dict({"game": "tatteln", "algo": "dmc", "num_envs": 256, "total_decisions": 400_000,
+                            "network": {"hidden": [128, 128]}, "dmc": {"learning_rate": 1e-3, "epsilon": 0.1,
+                                                                        "batch_size": 1024},
+                            "checkpoint": {"every_iterations": 50}})
+    train(cfg, tmp_path / "run", progress=False)
+    game = tarockrl.make_game("tatteln")
+    result = duplicate_match(game, [f"ckpt:{tmp_path / 'run/checkpoints/last.pt'}", "random"],
+                             generate_boards(game, 300, seed=99), seed=3)
+    assert result.diff["ci_bootstrap"][0] > 0, result.diff
