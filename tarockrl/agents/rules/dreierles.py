@@ -1,0 +1,238 @@
+"""The rule-based Dreierles player (``make_agent("rules", "dreierles")``).
+
+Every decision of the game (``docs/rules/dreierles.md`` §4) under every option set, by rules a card player can
+check. Section numbers below are those of the rules document.
+
+**What it looks at.** Only what the seat to move may know (§4.9): its own hand, the public part of the state
+(auction, declarer and contract, the blind cards turned up for the declarer, fallback discards, the Pfeife
+announcement, knocks, played and won cards, the current trick, the suits each seat has shown it lacks), its own
+discards when it is the declarer, and the defenders' part of the blind when it is a defender who may see it
+(option ``defenders_see_unused_blind``). These are read from the public slots of the state row and the seat's
+own hand slot; nothing else is touched (``tests/agents/test_rules_dreierles.py`` checks this by resampling the
+hidden cards).
+
+**Hand strength** (:func:`hand_strength`), the one measure behind bidding, knocking and the announcement, in
+"trick-taking units": every trump counts 1, the high trumps more (Stieß +2, 21 +1.5, 20 +1, 19 +0.7,
+18 +0.4), every king 1.5, a void 1 and a singleton 0.4 (only with at least four trumps, to trump in), the
+Pfeife +0.5 with seven or more trumps (it may win the last trick, §6.4). A typical dealt hand scores about 11.
+
+**Bidding** (§4.1): the declarer gets ``k`` = 3, 2, 1, 0 blind cards for Dreier, Zweier, Einer, Solo (factor
+1, 2, 3, 4). Each blind card is worth about ``BLIND_CARD`` units on average, so the hand is judged as
+``strength + k * BLIND_CARD`` against one threshold ``DECLARE``; the player bids the highest contract his hand
+supports that is above the current bid, and passes otherwise. In last-round mode (§4.8) only Solo can be bid.
+
+**Discards** (§4.4): laid-away cards count for the declarer, so the discard banks points and makes voids: from
+the legal set it lays away, one card at a time, the card with the best score "its points + 3 if it empties
+a suit (or brings it closer to a void) - 1 for each remaining card of a long suit"; kings and trumps are never
+legal except under the fallback, where the lowest trumps go.
+
+**Pfeife announcement** (§4.5, §6.4): only with the Pfeife backed by trumps: at least ``ANNOUNCE_TRUMPS``
+trumps including the Stieß and the 21 (then the declarer can draw every other trump before trick 16).
+
+**Knocks** (§4.6): an eligible defender knocks when his own hand is strong in trumps (strength at least
+``KNOCK``: he was willing to play himself, and sits over the declarer's trumps); the declarer re-knocks with a
+strength of at least ``REKNOCK`` after the exchange. **Räuber knocks** (§4.7): a seat knocks when its hand is
+"safe" (few winners: no Stieß, few high trumps and kings, §6.7 makes the seat with most points pay).
+
+**Card play** (§5): the shared heuristics of :mod:`tarockrl.agents.rules._cardplay` (lead from strength, smear
+on the partner's sure trick, duck cheaply, trump in when it pays), with the Pfeife kept back for the last trick
+while the declarer's or defender's trumps can clear the way (§6.4; an announced Pfeife is always kept), and the
+Räuber rules of taking as few points as possible (§5.3 restrictions come with the legal set).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, choose_card, cards_of, popcount
+from tarockrl.games.dreierles import layout as L
+from tarockrl.games.dreierles.kernels import legal_set
+
+__all__ = ["RulesAgent", "hand_strength", "raeuber_safety"]
+
+TRUMPS = (1 << 22) - 1
+SUITS = tuple(0xFF << (22 + 8 * s) for s in range(4))
+KINGS = sum(1 << (29 + 8 * s) for s in range(4))
+PFEIFE, T21, STIESS = 0, 20, 21
+ALL = (1 << 54) - 1
+PIPS = sum(0x0F << (22 + 8 * s) for s in range(4))
+_HIGH_TRUMP_BONUS = {21: 2.0, 20: 1.5, 19: 1.0, 18: 0.7, 17: 0.4}
+
+
+def hand_strength(hand: int) -> float:
+    """The trick-taking strength of a hand (see the module docstring for the scale)."""
+    n_trumps = popcount(hand & TRUMPS)
+    s = float(n_trumps)
+    for card, bonus in _HIGH_TRUMP_BONUS.items():
+        if (hand >> card) & 1:
+            s += bonus
+    if hand & 1 and n_trumps >= 7:
+        s += 0.5
+    s += 1.5 * popcount(hand & KINGS)
+    if n_trumps >= 4:
+        for suit in SUITS:
+            n = popcount(hand & suit)
+            if n == 0:
+                s += 1.0
+            elif n == 1:
+                s += 0.4
+    return s
+
+
+def raeuber_safety(hand: int) -> float:
+    """How safe a hand is in Räuber (higher = fewer tricks to fear): low cards count for it, winners against it."""
+    s = 0.0
+    s -= 3.0 * ((hand >> STIESS) & 1) + 2.0 * ((hand >> T21) & 1)
+    s -= 1.0 * popcount(hand & (TRUMPS & ~((1 << 15) - 1)))  # trumps 16 .. Stieß
+    s -= 1.5 * popcount(hand & KINGS)
+    s += 0.5 * popcount(hand & PIPS)  # the four lowest cards of each suit
+    s += 0.3 * popcount(hand & ((1 << 8) - 2))  # trumps 2 .. 8
+    return s
+
+
+class RulesAgent:
+    """The rule-based Dreierles player: ``step(state)`` returns the action of ``state.current_player()``.
+
+    Args:
+        game: a Dreierles :class:`tarockrl.games.api.Game` (any options).
+        seed: recorded for the agent protocol; the player is deterministic (it has no random choices).
+
+    The thresholds are class attributes so that experiments can subclass or patch them.
+    """
+
+    BLIND_CARD = 0.9  # strength units one blind card adds on average
+    DECLARE = 15.0  # a contract is bid when strength + k * BLIND_CARD reaches this
+    SOLO_MARGIN = 0.5  # extra strength asked for a Solo (no exchange at all)
+    KNOCK = 13.5  # an eligible defender knocks with this strength
+    REKNOCK = 19.0  # the declarer re-knocks with this strength after the exchange
+    ANNOUNCE_TRUMPS = 11  # trumps (Stieß and 21 included) to announce the Pfeife
+    RAEUBER_KNOCK = 2.0  # Räuber knock with this safety or more
+
+    def __init__(self, game: Any, seed: int | None = None) -> None:
+        """Bind the player to ``game`` (its options are public and shape some decisions)."""
+        if game.name != "dreierles":
+            raise ValueError(f"the Dreierles rules agent cannot play {game.name!r}")
+        self.game = game
+        self.seed = seed
+        self._opts = game.encoded_options
+        o = game.options
+        self._last_round = bool(o["last_round_raeuber_or_solo"])
+        self._see_blind = bool(o["defenders_see_unused_blind"])
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to reset (the player keeps no state between decisions)."""
+        if seed is not None:
+            self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"RulesAgent('dreierles', seed={self.seed!r})"
+
+    # ---- the decision ---------------------------------------------------------------------------------------
+
+    def step(self, state: Any) -> int:
+        """The action of the seat to move (reads only what that seat may know)."""
+        row = state.row
+        phase = int(row[L.PHASE])
+        if phase == L.TERMINAL:
+            raise ValueError("step: the deal is over, there is no seat to act")
+        offset, mask = legal_set(row, self._opts)
+        offset, mask = int(offset), int(mask)
+        if mask & (mask - 1) == 0:
+            return offset + (mask.bit_length() - 1)  # a single legal action
+        me = int(row[L.CUR])
+        hand = int(row[L.HAND + me])
+        if phase == L.AUCTION:
+            return self._bid(row, hand, mask)
+        if phase == L.DISCARD:
+            return L.A_DISCARD + self._discard(hand, mask, int(row[L.DISCARD_LEFT]))
+        if phase == L.ANNOUNCE:
+            return self._announce(hand)
+        if phase == L.KNOCK:
+            return L.A_KNOCK if hand_strength(hand) >= self.KNOCK else L.A_NO_KNOCK
+        if phase == L.REKNOCK:
+            return L.A_KNOCK if hand_strength(hand) >= self.REKNOCK else L.A_NO_KNOCK
+        if phase == L.RAEUBER_KNOCK:
+            return L.A_KNOCK if raeuber_safety(hand) >= self.RAEUBER_KNOCK else L.A_NO_KNOCK
+        return L.A_PLAY + self._play(row, me, hand, mask)
+
+    # ---- auction, exchange, announcement (§4.1, §4.4, §4.5) ------------------------------------------------
+
+    def _bid(self, row: np.ndarray, hand: int, mask: int) -> int:
+        """Bid the highest contract the hand supports above the current bid, else pass."""
+        s = hand_strength(hand)
+        # contracts 4 (Solo, k = 0) down to 1 (Dreier, k = 3)
+        for contract in (4, 3, 2, 1):
+            k = 4 - contract
+            need = self.DECLARE + (self.SOLO_MARGIN if contract == 4 else 0.0)
+            if (mask >> contract) & 1 and s + k * self.BLIND_CARD >= need:
+                return contract
+        return L.A_PASS
+
+    def _discard(self, hand: int, legal: int, left: int) -> int:
+        """One discard: bank points and shorten suits towards voids (trumps only under the fallback: lowest)."""
+        plain = legal & ~TRUMPS
+        if not plain:
+            return cards_of(legal)[0]  # fallback: the lowest trump II-XX
+        best, best_score = -1, -1e9
+        for c in cards_of(plain):
+            suit = SUITS[(c - 22) >> 3]
+            n = popcount(hand & suit)
+            has_king = (hand & suit & KINGS) != 0
+            non_king = n - has_king
+            score = TAROCK54.values[c]
+            if not has_king and non_king <= left:
+                score += 3.0  # the suit can be emptied: a void to trump in
+            score -= 0.5 * max(0, non_king - left)
+            if score > best_score:
+                best, best_score = c, score
+        return best
+
+    def _announce(self, hand: int) -> int:
+        """Announce the Pfeife only with the trumps to clear the way to trick 16 (§4.5)."""
+        n_trumps = popcount(hand & TRUMPS)
+        top = (hand >> STIESS) & 1 and (hand >> T21) & 1
+        return L.A_ANNOUNCE if top and n_trumps >= self.ANNOUNCE_TRUMPS else L.A_NO_ANNOUNCE
+
+    # ---- card play (§5) ------------------------------------------------------------------------------------
+
+    def _play(self, row: np.ndarray, me: int, hand: int, legal: int) -> int:
+        r = row.tolist()
+        declarer = r[L.DECLARER]
+        raeuber = r[L.RAEUBER] != 0
+        played = r[L.PLAYED_BY] | r[L.PLAYED_BY + 1] | r[L.PLAYED_BY + 2]
+        known = [0, 0, 0]
+        laid_away = r[L.FALLBACK]  # fallback discards are public
+        if not raeuber:
+            # blind cards turned up for the declarer are known to be his until played
+            known[declarer] = r[L.BLIND_TAKEN] & ~played
+            if r[L.ANNOUNCED] == 1 and not (played & 1):
+                known[declarer] |= 1  # an announced Pfeife lies face up
+            if me == declarer:
+                laid_away |= r[L.DISCARDS]
+            elif self._see_blind:
+                laid_away |= r[L.BLIND_REST]
+        known[me] = 0
+        outstanding = ALL & ~hand & ~played & ~laid_away
+        leader = r[L.LEADER]
+        n = r[L.TRICK_N]
+        trick = [((leader + i) % 3, r[L.TRICK_CARD + i]) for i in range(n)]
+        if raeuber:
+            side = (0, 1, 2)
+        else:
+            side = tuple(0 if s == declarer else 1 for s in range(3))
+        keep: dict[int, int] = {}
+        announced: frozenset[int] = frozenset()
+        if not raeuber and hand & 1:
+            keep = {PFEIFE: 16}
+            if me == declarer and r[L.ANNOUNCED] == 1:
+                announced = frozenset((PFEIFE,))
+        view = PlayView(
+            pack=TAROCK54, me=me, n_players=3, hand=hand, legal=legal, trick=trick, side=side,
+            outstanding=outstanding, voids=(r[L.VOIDS], r[L.VOIDS + 1], r[L.VOIDS + 2]), known=tuple(known),
+            trick_no=r[L.TRICK_NO] + 1, keep=keep, announced=announced, avoid_points=raeuber,
+            declarer=-1 if raeuber else declarer,
+            precious=(1 << T21) if (outstanding >> STIESS) & 1 else 0,
+        )
+        return choose_card(view)
