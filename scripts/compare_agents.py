@@ -66,8 +66,9 @@ def compare(game, a: str, b: str, deals: int, seed: int = 0, progress: bool = Tr
                     seats_a += 1
         scores[d] = total / seats_a
         if progress and (d + 1) % max(1, deals // 20) == 0:
-            print(f"  {d + 1}/{deals} deals, {time.perf_counter() - t0:.0f} s, mean so far {scores[:d + 1].mean():+.3f}",
-                  file=sys.stderr)
+            so_far = scores[: d + 1].mean()
+            elapsed = time.perf_counter() - t0
+            print(f"  {d + 1}/{deals} deals, {elapsed:.0f} s, mean so far {so_far:+.3f}", file=sys.stderr)
     mean = float(scores.mean())
     half = 1.96 * float(scores.std(ddof=1)) / math.sqrt(deals) if deals > 1 else float("nan")
     return {"mean": mean, "ci": half, "deals": deals, "patterns": pats, "seconds": time.perf_counter() - t0}
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     game = tarockrl.make_game(args.game, **dict(_option(o) for o in args.option))
     r = compare(game, args.a, args.b, args.deals, args.seed)
-    print(f"| game | A | B | deals x seatings | A's game points per seat and deal (95% CI) | A - B per deal |")
+    print("| game | A | B | deals x seatings | A's game points per seat and deal (95% CI) | A - B per deal |")
     print("|---|---|---|---:|---:|---:|")
     opts = (" " + " ".join(args.option)) if args.option else ""
     print(f"| {args.game}{opts} | {args.a} | {args.b} | {r['deals']} x {len(r['patterns'])} | "

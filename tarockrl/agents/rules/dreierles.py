@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, choose_card, cards_of, popcount
+from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, cards_of, choose_card, popcount
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import legal_set
 
