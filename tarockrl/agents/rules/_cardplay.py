@@ -28,7 +28,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Pack", "PlayView", "TAROCK54", "cards_of", "choose_card", "highest", "lowest", "popcount"]
+__all__ = [
+    "Pack", "PlayView", "TAROCK54", "cards_of", "choose_card", "highest", "lowest", "popcount", "safety54",
+    "strength54",
+]
 
 
 def popcount(mask: int) -> int:
@@ -111,6 +114,54 @@ _VALUES54 = tuple(
 )
 TAROCK54 = Pack((1 << 22) - 1, tuple(0xFF << (22 + 8 * s) for s in range(4)), _VALUES54)
 """The 54-card Cego / Industrie und Glück pack of Dreierles and Dreiertarock (trumps 0-21, four suits of 8)."""
+
+# ---- hand measures of the 54-card pack ---------------------------------------------------------------------------
+
+_T54 = (1 << 22) - 1
+_SUITS54 = tuple(0xFF << (22 + 8 * s) for s in range(4))
+_KINGS54 = sum(1 << (29 + 8 * s) for s in range(4))
+_PIPS54 = sum(0x0F << (22 + 8 * s) for s in range(4))  # the four lowest cards of each suit
+_HIGH_TRUMP_BONUS = {21: 2.0, 20: 1.5, 19: 1.0, 18: 0.7, 17: 0.4}  # Stieß/Sküs, 21, 20, 19, 18
+
+
+def strength54(hand: int) -> float:
+    """Trick-taking strength of a hand of the 54-card tarock pack, in "trick-taking units".
+
+    Every trump counts 1 and the high trumps more (top trump +2, 21 +1.5, 20 +1, 19 +0.7, 18 +0.4); every
+    king 1.5; with at least four trumps a void 1 and a singleton 0.4 (they let the hand trump in); the lowest
+    trump (Pfeife / Pagat) +0.5 with seven or more trumps (it may win the last trick). A dealt 16-card hand
+    scores about 11 on average.
+    """
+    n_trumps = (hand & _T54).bit_count()
+    s = float(n_trumps)
+    for card, bonus in _HIGH_TRUMP_BONUS.items():
+        if (hand >> card) & 1:
+            s += bonus
+    if hand & 1 and n_trumps >= 7:
+        s += 0.5
+    s += 1.5 * (hand & _KINGS54).bit_count()
+    if n_trumps >= 4:
+        for suit in _SUITS54:
+            n = (hand & suit).bit_count()
+            if n == 0:
+                s += 1.0
+            elif n == 1:
+                s += 0.4
+    return s
+
+
+def safety54(hand: int) -> float:
+    """How safe a hand is in a point-avoiding game (Räuber, Trischaken): higher = fewer tricks to fear.
+
+    The top trump costs 3, the 21 costs 2, every trump from 16 up 1 more, every king 1.5; each of the four
+    lowest cards of a suit adds 0.5 and each trump 2..8 adds 0.3 (cards that duck under others).
+    """
+    s = -3.0 * ((hand >> 21) & 1) - 2.0 * ((hand >> 20) & 1)
+    s -= (hand & _T54 & ~((1 << 15) - 1)).bit_count()
+    s -= 1.5 * (hand & _KINGS54).bit_count()
+    s += 0.5 * (hand & _PIPS54).bit_count()
+    s += 0.3 * (hand & ((1 << 8) - 2)).bit_count()
+    return s
 
 
 @dataclass

@@ -46,7 +46,19 @@ from typing import Any
 
 import numpy as np
 
-from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, cards_of, choose_card, popcount
+from tarockrl.agents.rules._cardplay import (
+    TAROCK54,
+    PlayView,
+    cards_of,
+    choose_card,
+    popcount,
+)
+from tarockrl.agents.rules._cardplay import (
+    safety54 as raeuber_safety,
+)
+from tarockrl.agents.rules._cardplay import (
+    strength54 as hand_strength,
+)
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import legal_set
 
@@ -57,39 +69,6 @@ SUITS = tuple(0xFF << (22 + 8 * s) for s in range(4))
 KINGS = sum(1 << (29 + 8 * s) for s in range(4))
 PFEIFE, T21, STIESS = 0, 20, 21
 ALL = (1 << 54) - 1
-PIPS = sum(0x0F << (22 + 8 * s) for s in range(4))
-_HIGH_TRUMP_BONUS = {21: 2.0, 20: 1.5, 19: 1.0, 18: 0.7, 17: 0.4}
-
-
-def hand_strength(hand: int) -> float:
-    """The trick-taking strength of a hand (see the module docstring for the scale)."""
-    n_trumps = popcount(hand & TRUMPS)
-    s = float(n_trumps)
-    for card, bonus in _HIGH_TRUMP_BONUS.items():
-        if (hand >> card) & 1:
-            s += bonus
-    if hand & 1 and n_trumps >= 7:
-        s += 0.5
-    s += 1.5 * popcount(hand & KINGS)
-    if n_trumps >= 4:
-        for suit in SUITS:
-            n = popcount(hand & suit)
-            if n == 0:
-                s += 1.0
-            elif n == 1:
-                s += 0.4
-    return s
-
-
-def raeuber_safety(hand: int) -> float:
-    """How safe a hand is in Räuber (higher = fewer tricks to fear): low cards count for it, winners against it."""
-    s = 0.0
-    s -= 3.0 * ((hand >> STIESS) & 1) + 2.0 * ((hand >> T21) & 1)
-    s -= 1.0 * popcount(hand & (TRUMPS & ~((1 << 15) - 1)))  # trumps 16 .. Stieß
-    s -= 1.5 * popcount(hand & KINGS)
-    s += 0.5 * popcount(hand & PIPS)  # the four lowest cards of each suit
-    s += 0.3 * popcount(hand & ((1 << 8) - 2))  # trumps 2 .. 8
-    return s
 
 
 class RulesAgent:
@@ -205,8 +184,9 @@ class RulesAgent:
         known = [0, 0, 0]
         laid_away = r[L.FALLBACK]  # fallback discards are public
         if not raeuber:
-            # blind cards turned up for the declarer are known to be his until played
-            known[declarer] = r[L.BLIND_TAKEN] & ~played
+            # blind trumps and kings turned up for the declarer are his until played (other blind cards may
+            # have been laid away face down)
+            known[declarer] = r[L.BLIND_TAKEN] & (TRUMPS | KINGS) & ~played & ~r[L.FALLBACK]
             if r[L.ANNOUNCED] == 1 and not (played & 1):
                 known[declarer] |= 1  # an announced Pfeife lies face up
             if me == declarer:
