@@ -42,12 +42,24 @@ def patterns(n_players: int) -> list[str]:
     return ["".join(p) for p in itertools.product("AB", repeat=n_players) if "A" in p and "B" in p]
 
 
-def play_deal(game, specs: dict[str, str], pattern: str, seed: int, deal_id: int, agent_seed: int) -> np.ndarray:
-    """Play deal ``(seed, deal_id)`` with the seating ``pattern``; the settlement per seat."""
+def play_deal(
+    game, specs: dict[str, str], pattern: str, seed: int, deal_id: int, agent_seed: int, clock: dict | None = None
+) -> np.ndarray:
+    """Play deal ``(seed, deal_id)`` with the seating ``pattern``; the settlement per seat.
+
+    ``clock``, when given, accumulates ``{"A": [seconds, decisions], "B": [...]}`` spent in ``agent.step``.
+    """
     seats = [make_agent(specs[x], game, seed=agent_seed * 16 + i) for i, x in enumerate(pattern)]
     state = game.new_initial_state(seed=seed, deal_id=deal_id)
     while not state.is_terminal():
-        state.apply_action(seats[state.current_player()].step(state))
+        p = state.current_player()
+        t = time.perf_counter()
+        action = seats[p].step(state)
+        if clock is not None:
+            c = clock[pattern[p]]
+            c[0] += time.perf_counter() - t
+            c[1] += 1
+        state.apply_action(action)
     return state.returns()
 
 
@@ -55,11 +67,12 @@ def compare(game, a: str, b: str, deals: int, seed: int = 0, progress: bool = Tr
     """A's mean score per seat and deal against ``b`` (seat-rotated, paired by deal) with a 95% CI."""
     pats = patterns(game.num_players)
     scores = np.zeros(deals)
+    clock = {"A": [0.0, 0], "B": [0.0, 0]}
     t0 = time.perf_counter()
     for d in range(deals):
         total, seats_a = 0.0, 0
         for k, pat in enumerate(pats):
-            ret = play_deal(game, {"A": a, "B": b}, pat, seed, d, (d * len(pats) + k) & 0x7FFFFFFF)
+            ret = play_deal(game, {"A": a, "B": b}, pat, seed, d, (d * len(pats) + k) & 0x7FFFFFFF, clock)
             for s, x in enumerate(pat):
                 if x == "A":
                     total += ret[s]
@@ -71,7 +84,9 @@ def compare(game, a: str, b: str, deals: int, seed: int = 0, progress: bool = Tr
             print(f"  {d + 1}/{deals} deals, {elapsed:.0f} s, mean so far {so_far:+.3f}", file=sys.stderr)
     mean = float(scores.mean())
     half = 1.96 * float(scores.std(ddof=1)) / math.sqrt(deals) if deals > 1 else float("nan")
-    return {"mean": mean, "ci": half, "deals": deals, "patterns": pats, "seconds": time.perf_counter() - t0}
+    per_decision = {x: (c[0] / c[1] if c[1] else float("nan")) for x, c in clock.items()}
+    return {"mean": mean, "ci": half, "deals": deals, "patterns": pats, "seconds": time.perf_counter() - t0,
+            "step_seconds": per_decision}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -91,7 +106,8 @@ def main(argv: list[str] | None = None) -> None:
     opts = (" " + " ".join(args.option)) if args.option else ""
     print(f"| {args.game}{opts} | {args.a} | {args.b} | {r['deals']} x {len(r['patterns'])} | "
           f"{r['mean']:+.3f} ± {r['ci']:.3f} | {2 * r['mean']:+.3f} ± {2 * r['ci']:.3f} |")
-    print(f"({r['seconds']:.0f} s)", file=sys.stderr)
+    us = {x: 1e6 * v for x, v in r["step_seconds"].items()}
+    print(f"mean time per decision: A {us['A']:.0f} us, B {us['B']:.0f} us; total {r['seconds']:.0f} s")
 
 
 if __name__ == "__main__":

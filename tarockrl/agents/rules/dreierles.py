@@ -18,15 +18,17 @@ Pfeife +0.5 with seven or more trumps (it may win the last trick, §6.4). A typi
 
 **Bidding** (§4.1): the declarer gets ``k`` = 3, 2, 1, 0 blind cards for Dreier, Zweier, Einer, Solo (factor
 1, 2, 3, 4). The player bids the highest contract whose strength threshold ``DECLARE[contract]`` his hand
-reaches, if it is above the current bid, and passes otherwise. The thresholds (12.5, 16, 17.5, 19) come from a
-calibration in which forehand was made to declare each contract on 1,500 random deals against rules-agent
-defenders: a Dreier starts to pay from about 12.5, and each higher contract pays more than the one below it
+reaches, if it is above the current bid, and passes otherwise. The thresholds come from a calibration in which
+forehand was made to declare each contract on 1,500 random deals against rules-agent defenders: a Dreier starts
+to pay from about 12 (its threshold was then lowered to 11.5 by seat-rotated comparisons against the other
+rule-based players, where passing risks a Räuber), and each higher contract pays more than the one below it
 from about 16 (Zweier), 17.5 (Einer) and 19 (Solo). In last-round mode (§4.8) only Solo can be bid.
 
 **Discards** (§4.4): laid-away cards count for the declarer, so the discard banks points and makes voids: from
-the legal set it lays away, one card at a time, the card with the best score "its points + 3 if it empties
-a suit (or brings it closer to a void) - 1 for each remaining card of a long suit"; kings and trumps are never
-legal except under the fallback, where the lowest trumps go.
+the legal set it lays away, one card at a time, the card with the best score: its counting value, + 3 if its
+suit holds no king and can be emptied by the discards still to make (a void to trump in), - 0.5 for every card
+of its suit beyond those discards. Kings and trumps are never legal except under the fallback, where the
+lowest trump goes.
 
 **Pfeife announcement** (§4.5, §6.4): only with the Pfeife backed by trumps: at least ``ANNOUNCE_TRUMPS``
 trumps including the Stieß and the 21 (then the declarer can draw every other trump before trick 16).
@@ -34,7 +36,8 @@ trumps including the Stieß and the 21 (then the declarer can draw every other t
 **Knocks** (§4.6): an eligible defender knocks when his own hand is strong in trumps (strength at least
 ``KNOCK``: he was willing to play himself, and sits over the declarer's trumps); the declarer re-knocks with a
 strength of at least ``REKNOCK`` after the exchange. **Räuber knocks** (§4.7): a seat knocks when its hand is
-"safe" (few winners: no Stieß, few high trumps and kings, §6.7 makes the seat with most points pay).
+"safe", ``safety54(hand) >= RAEUBER_KNOCK`` (few winners: no Stieß, few high trumps and kings; §6.7 makes the
+seat with most points pay). Both knock thresholds were set by seat-rotated comparisons between rule variants.
 
 **Card play** (§5): the shared heuristics of :mod:`tarockrl.agents.rules._cardplay` (lead from strength, smear
 on the partner's sure trick, duck cheaply, trump in when it pays), with the Pfeife kept back for the last trick
@@ -48,19 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from tarockrl.agents.rules._cardplay import (
-    TAROCK54,
-    PlayView,
-    cards_of,
-    choose_card,
-    popcount,
-)
-from tarockrl.agents.rules._cardplay import (
-    safety54 as raeuber_safety,
-)
-from tarockrl.agents.rules._cardplay import (
-    strength54 as hand_strength,
-)
+from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, cards_of, choose_card, popcount, safety54, strength54
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import legal_set
 
@@ -71,6 +62,9 @@ SUITS = tuple(0xFF << (22 + 8 * s) for s in range(4))
 KINGS = sum(1 << (29 + 8 * s) for s in range(4))
 PFEIFE, T21, STIESS = 0, 20, 21
 ALL = (1 << 54) - 1
+
+hand_strength = strength54  # the hand-strength measure (see the module docstring)
+raeuber_safety = safety54  # how safe a hand is in Räuber (for the Räuber knock)
 
 
 class RulesAgent:
@@ -83,11 +77,11 @@ class RulesAgent:
     The thresholds are class attributes so that experiments can subclass or patch them.
     """
 
-    DECLARE = {1: 12.5, 2: 16.0, 3: 17.5, 4: 19.0}  # strength to bid Dreier, Zweier, Einer, Solo
+    DECLARE = {1: 11.5, 2: 16.0, 3: 17.5, 4: 19.0}  # strength to bid Dreier, Zweier, Einer, Solo
     KNOCK = 15.0  # an eligible defender knocks with this strength
     REKNOCK = 20.0  # the declarer re-knocks with this strength after the exchange
     ANNOUNCE_TRUMPS = 11  # trumps (Stieß and 21 included) to announce the Pfeife
-    RAEUBER_KNOCK = 2.0  # Räuber knock with this safety or more
+    RAEUBER_KNOCK = -1.0  # Räuber knock with this safety or more (about the safest third of the hands)
 
     def __init__(self, game: Any, seed: int | None = None) -> None:
         """Bind the player to ``game`` (its options are public and shape some decisions)."""
