@@ -186,6 +186,8 @@ class PlayView:
         avoid_points: a point-avoiding game (Räuber, Trischaken): every seat wants to take as few points as possible.
         declarer: the declarer's seat (``-1`` in point-avoiding games).
         precious: cards that cost extra when captured by an opponent (e.g. the Mond while the Sküs is out).
+        reserve: cards to hold back as long as another legal card exists (e.g. a trump kept to beat an opponent's
+            bird in its trick).
     """
 
     pack: Pack
@@ -205,6 +207,7 @@ class PlayView:
     avoid_points: bool = False
     declarer: int = -1
     precious: int = 0
+    reserve: int = 0
 
     def possible(self, seat: int) -> int:
         """Cards ``seat`` may hold: its known cards, plus outstanding cards of suits it may still hold that no
@@ -234,6 +237,8 @@ def choose_card(v: PlayView) -> int:
     usable = legal & ~_kept(v)
     if usable == 0:
         usable = legal
+    if usable & ~v.reserve:
+        usable &= ~v.reserve
     if not v.trick:
         return _lead(v, usable)
     return _follow(v, usable)

@@ -199,11 +199,17 @@ class RulesAgent:
             keep = {PFEIFE: 16}
             if me == declarer and r[L.ANNOUNCED] == 1:
                 announced = frozenset((PFEIFE,))
+        reserve = 0
+        if not raeuber and me != declarer and r[L.ANNOUNCED] == 1 and not (played & 1):
+            # An announced Pfeife fails if a defender still holds a trump in trick 16: keep the lowest one back.
+            spare = hand & TRUMPS & ~1
+            if spare:
+                reserve = spare & -spare
         view = PlayView(
             pack=TAROCK54, me=me, n_players=3, hand=hand, legal=legal, trick=trick, side=side,
             outstanding=outstanding, voids=(r[L.VOIDS], r[L.VOIDS + 1], r[L.VOIDS + 2]), known=tuple(known),
             trick_no=r[L.TRICK_NO] + 1, keep=keep, announced=announced, avoid_points=raeuber,
             declarer=-1 if raeuber else declarer,
-            precious=(1 << T21) if (outstanding >> STIESS) & 1 else 0,
+            precious=(1 << T21) if (outstanding >> STIESS) & 1 else 0, reserve=reserve,
         )
         return choose_card(view)

@@ -257,11 +257,19 @@ class RulesAgent:
                     keep[b] = _BIRD_TRICK[b]
                     if r[L.ANN_BY + b] >= 0:
                         announced.add(b)
+        reserve = 0
+        if not trischaken and me != declarer and r[L.CONTRACT] != L.SOLO_VALAT:
+            # The declarer's Pagat (40 silent, 80 announced) wins trick 16 only if the defenders are out of
+            # tarocks by then: a defender keeps his lowest tarock above it for the last trick while the Pagat is out.
+            if outstanding & 1 and (r[L.ANN_BY] == declarer or r[L.ANN_BY] < 0):
+                spare = hand & TRUMPS & ~1
+                if spare:
+                    reserve = spare & -spare
         view = PlayView(
             pack=TAROCK54, me=me, n_players=3, hand=hand, legal=legal, trick=trick, side=side,
             outstanding=outstanding, voids=(r[L.VOIDS], r[L.VOIDS + 1], r[L.VOIDS + 2]), known=tuple(known),
             trick_no=r[L.TRICK_NO] + 1, keep=keep, announced=frozenset(announced), avoid_points=trischaken,
             declarer=-1 if trischaken else declarer,
-            precious=(1 << MOND) if (outstanding >> SKUES) & 1 else 0,
+            precious=(1 << MOND) if (outstanding >> SKUES) & 1 else 0, reserve=reserve,
         )
         return choose_card(view)
