@@ -244,3 +244,11 @@ def test_trischaken_ducks_under():
     s = game.new_initial_state(deal=make_deal(2, [["HK", "T2", "T3", "D4", "C7", "S7"], ["HQ", "H3", "H4"], []]))
     act(s, "PASS", "PASS", "PASS", "PLAY HK")
     assert name_of(s) == "PLAY HQ"
+
+
+def test_defender_keeps_a_low_tarock_against_the_declarers_pagat():
+    game = tarockrl.make_game(GAME)
+    # Middlehand (seat 1) plays a Solo holding the Pagat; seat 2 holds only T5 and T10 as tarocks.
+    s = game.new_initial_state(deal=make_deal(2, [["T2"], ["T1", "T20"], ["T5", "T10"]]))
+    act(s, "PASS", "BID_SOLO", "PASS", "GOOD", "GOOD", "GOOD", "PLAY T2", "PLAY T20")
+    assert name_of(s) == "PLAY T10"  # T5 stays back to beat the Pagat in trick 16
