@@ -10,6 +10,7 @@ import pytest
 import tarockrl
 from tarockrl.agents import make_agent
 from tarockrl.agents.rules.dreiertarock import RulesAgent
+from tarockrl.errors import GameOverError, WrongGameError
 from tarockrl.games.dreiertarock.cards import CARD_CODES as CODES
 from tarockrl.games.dreiertarock.rules import DreiertarockRules
 
@@ -156,10 +157,14 @@ def test_step_at_the_end_is_an_error():
     agent = RulesAgent(game)
     while not state.is_terminal():
         state.apply_action(agent.step(state))
-    with pytest.raises(ValueError):
+    with pytest.raises(GameOverError):
         agent.step(state)
-    with pytest.raises(ValueError):
+    with pytest.raises(WrongGameError):
         RulesAgent(tarockrl.make_game("dreierles"))
+    with pytest.raises(WrongGameError):  # a state of the same game with other rules options
+        agent.step(tarockrl.make_game(GAME, kaiserstich=True).new_initial_state(seed=0))
+    with pytest.raises(WrongGameError):
+        agent.step(tarockrl.make_game("dreierles").new_initial_state(seed=0))
 
 
 # ---- headline heuristics on hand-made positions ---------------------------------------------------------------------

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, cards_of, choose_card, popcount, safety54, strength54
+from tarockrl.errors import GameOverError, WrongGameError
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import legal_set
 
@@ -86,7 +87,7 @@ class RulesAgent:
     def __init__(self, game: Any, seed: int | None = None) -> None:
         """Bind the player to ``game`` (its options are public and shape some decisions)."""
         if game.name != "dreierles":
-            raise ValueError(f"the Dreierles rules agent cannot play {game.name!r}")
+            raise WrongGameError(f"the Dreierles rules agent cannot play {game.name!r}")
         self.game = game
         self.seed = seed
         self._opts = game.encoded_options
@@ -106,10 +107,12 @@ class RulesAgent:
 
     def step(self, state: Any) -> int:
         """The action of the seat to move (reads only what that seat may know)."""
+        if state.game is not self.game and state.game != self.game:
+            raise WrongGameError(f"this agent plays {self.game!r}; the state belongs to {state.game!r}")
         row = state.row
         phase = int(row[L.PHASE])
         if phase == L.TERMINAL:
-            raise ValueError("step: the deal is over, there is no seat to act")
+            raise GameOverError("step: the deal is over, there is no seat to act")
         offset, mask = legal_set(row, self._opts)
         offset, mask = int(offset), int(mask)
         if mask & (mask - 1) == 0:
