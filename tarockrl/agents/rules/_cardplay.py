@@ -283,13 +283,13 @@ def _may_beat(v: PlayView, seat: int, best: int, led: int) -> bool:
     """Whether ``seat`` may hold and legally play a card beating ``best`` (a trick led with ``led``).
 
     A seat that still holds cards of the suit led must follow, so it can only trump when it is void there; a
-    seat not known to be void is assumed to follow while three or more cards of the suit are out.
+    seat not known to be void is assumed to follow while two or more cards of the suit may be in its hand.
     """
     pack = v.pack
     poss = v.possible(seat)
     suit = pack.suit_of[led]
     if suit != pack.trumps and v.known[seat] & suit == 0:
-        follows = (v.voids[seat] & suit) == 0 and popcount(poss & suit) >= 3
+        follows = (v.voids[seat] & suit) == 0 and popcount(poss & suit) >= 2
     else:
         follows = (poss & suit) != 0 and suit != pack.trumps
     if (pack.trumps >> best) & 1:
