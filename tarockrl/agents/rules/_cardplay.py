@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "Pack", "PlayView", "TAROCK54", "cards_of", "choose_card", "highest", "lowest", "popcount", "safety54",
-    "strength54",
+    "strength54", "discard_choice",
 ]
 
 
@@ -504,3 +504,37 @@ def _avoid(v: PlayView) -> int:
         return min(cards_of(legal), key=lambda c: (_danger(v, c), pack.values[c], -c))
     # Someone may still overtake: play the lowest winner.
     return min(cards_of(legal), key=lambda c: (pack.values[c], c))
+
+
+# ---- discards -------------------------------------------------------------------------------------------------------
+
+VOID_BONUS = 10.0  # discard score for a card whose suit can be emptied by the discards still to make
+BARE_KING_BONUS = 3.0  # ... and for one whose suit keeps only its king
+
+
+def discard_choice(pack: Pack, hand: int, legal: int, left: int, kings: int) -> int:
+    """One card to lay away (it counts for the declarer) from ``legal``, with ``left`` discards still to make.
+
+    Plain cards first (a trump is laid away only when nothing else is legal, the lowest one). Each plain card is
+    scored: ``VOID_BONUS`` when its suit holds no king and the discards still to make can empty it (a void lets
+    the declarer trump that suit), ``BARE_KING_BONUS`` when only the suit's king would stay (the king wins the
+    first round, then the suit is void), plus the card's counting value (banked in the declarer's own pile), minus
+    0.5 for every card of its suit beyond the discards still to make. Seat-rotated comparisons in Dreierles chose
+    the weights: voids first (a bonus of 1 or 3 instead of 10 lost 0.13 and 0.01 game points per seat and deal),
+    a bare king a little (3 gained 0.03, 8 lost 0.05).
+    """
+    plain = legal & ~pack.trumps
+    if not plain:
+        return lowest(legal)
+    best, best_score = -1, -1e9
+    for c in cards_of(plain):
+        suit = pack.suit_of[c]
+        has_king = (hand & suit & kings) != 0
+        non_king = popcount(hand & suit) - has_king
+        score = float(pack.values[c])
+        if non_king <= left:
+            score += BARE_KING_BONUS if has_king else VOID_BONUS
+        score -= 0.5 * max(0, non_king - left)
+        if score > best_score:
+            best, best_score = c, score
+    return best

@@ -24,11 +24,10 @@ to pay from about 12 (its threshold was then lowered to 11.5 by seat-rotated com
 rule-based players, where passing risks a Räuber), and each higher contract pays more than the one below it
 from about 16 (Zweier), 17.5 (Einer) and 19 (Solo). In last-round mode (§4.8) only Solo can be bid.
 
-**Discards** (§4.4): laid-away cards count for the declarer, so the discard banks points and makes voids: from
-the legal set it lays away, one card at a time, the card with the best score: its counting value, + 3 if its
-suit holds no king and can be emptied by the discards still to make (a void to trump in), - 0.5 for every card
-of its suit beyond those discards. Kings and trumps are never legal except under the fallback, where the
-lowest trump goes.
+**Discards** (§4.4): laid-away cards count for the declarer, so the discard makes voids and banks points
+(:func:`tarockrl.agents.rules._cardplay.discard_choice`: a suit without a king that the discards can empty
+first, then a suit that keeps only its king, then the most points; kings and trumps are never legal except under
+the fallback, where the lowest trump goes).
 
 **Pfeife announcement** (§4.5, §6.4): only with the Pfeife backed by trumps: at least ``ANNOUNCE_TRUMPS``
 trumps including the Stieß and the 21 (then the declarer can draw every other trump before trick 16).
@@ -51,7 +50,15 @@ from typing import Any
 
 import numpy as np
 
-from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, cards_of, choose_card, popcount, safety54, strength54
+from tarockrl.agents.rules._cardplay import (
+    TAROCK54,
+    PlayView,
+    choose_card,
+    discard_choice,
+    popcount,
+    safety54,
+    strength54,
+)
 from tarockrl.errors import GameOverError, WrongGameError
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import legal_set
@@ -59,7 +66,6 @@ from tarockrl.games.dreierles.kernels import legal_set
 __all__ = ["RulesAgent", "hand_strength", "raeuber_safety"]
 
 TRUMPS = (1 << 22) - 1
-SUITS = tuple(0xFF << (22 + 8 * s) for s in range(4))
 KINGS = sum(1 << (29 + 8 * s) for s in range(4))
 PFEIFE, T21, STIESS = 0, 20, 21
 ALL = (1 << 54) - 1
@@ -144,23 +150,8 @@ class RulesAgent:
         return L.A_PASS
 
     def _discard(self, hand: int, legal: int, left: int) -> int:
-        """One discard: bank points and shorten suits towards voids (trumps only under the fallback: lowest)."""
-        plain = legal & ~TRUMPS
-        if not plain:
-            return cards_of(legal)[0]  # fallback: the lowest trump II-XX
-        best, best_score = -1, -1e9
-        for c in cards_of(plain):
-            suit = SUITS[(c - 22) >> 3]
-            n = popcount(hand & suit)
-            has_king = (hand & suit & KINGS) != 0
-            non_king = n - has_king
-            score = TAROCK54.values[c]
-            if not has_king and non_king <= left:
-                score += 3.0  # the suit can be emptied: a void to trump in
-            score -= 0.5 * max(0, non_king - left)
-            if score > best_score:
-                best, best_score = c, score
-        return best
+        """One discard: bank points and make voids (:func:`tarockrl.agents.rules._cardplay.discard_choice`)."""
+        return discard_choice(TAROCK54, hand, legal, left, KINGS)
 
     def _announce(self, hand: int) -> int:
         """Announce the Pfeife only with the trumps to clear the way to trick 16 (§4.5)."""

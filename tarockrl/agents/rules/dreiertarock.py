@@ -48,7 +48,14 @@ from typing import Any
 
 import numpy as np
 
-from tarockrl.agents.rules._cardplay import TAROCK54, PlayView, cards_of, choose_card, popcount, strength54
+from tarockrl.agents.rules._cardplay import (
+    TAROCK54,
+    PlayView,
+    choose_card,
+    discard_choice,
+    popcount,
+    strength54,
+)
 from tarockrl.errors import GameOverError, WrongGameError
 from tarockrl.games.dreiertarock import layout as L
 from tarockrl.games.dreiertarock.kernels import legal_set
@@ -56,7 +63,6 @@ from tarockrl.games.dreiertarock.kernels import legal_set
 __all__ = ["RulesAgent"]
 
 TRUMPS = (1 << 22) - 1
-SUITS = tuple(0xFF << (22 + 8 * s) for s in range(4))
 KINGS = sum(1 << (29 + 8 * s) for s in range(4))
 PAGAT, UHU, KAKADU, MOND, SKUES = 0, 1, 2, 20, 21
 ALL = (1 << 54) - 1
@@ -179,22 +185,8 @@ class RulesAgent:
         return best
 
     def _discard(self, hand: int, legal: int, left: int) -> int:
-        """One discard: bank points and shorten suits towards voids (tarocks only when forced: the lowest)."""
-        plain = legal & ~TRUMPS
-        if not plain:
-            return cards_of(legal)[0]
-        best, best_score = -1, -1e9
-        for c in cards_of(plain):
-            suit = SUITS[(c - 22) >> 3]
-            has_king = (hand & suit & KINGS) != 0
-            non_king = popcount(hand & suit) - has_king
-            score = TAROCK54.values[c]
-            if not has_king and non_king <= left:
-                score += 3.0  # the suit can be emptied: a void to trump in
-            score -= 0.5 * max(0, non_king - left)
-            if score > best_score:
-                best, best_score = c, score
-        return best
+        """One discard: bank points and make voids (:func:`tarockrl.agents.rules._cardplay.discard_choice`)."""
+        return discard_choice(TAROCK54, hand, legal, left, KINGS)
 
     # ---- announcements and doubling (§4.3) -------------------------------------------------------------------
 
