@@ -374,10 +374,10 @@ def _follow(v: PlayView, usable: int) -> int:
             c = min(holding)  # the lowest trump that holds
             if on_table >= 2 or not rest or c < 16:
                 return c
-        elif not rest or not partner_next:
-            # Not sure to hold: try the strongest reasonable card if there is much to win.
+        elif not partner_next:
+            # Not sure to hold, only opponents behind: with a queen or king on the table, try the strongest card.
             top = highest(winners)
-            if on_table >= 6 and not (v.precious >> top) & 1:
+            if on_table >= 4 and not (v.precious >> top) & 1:
                 return top
     # 3. Otherwise duck: the cheapest card (the partner, if still to play, may yet win it).
     return _cheapest(v, usable)
