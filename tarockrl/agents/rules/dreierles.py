@@ -40,8 +40,9 @@ seat with most points pay). Both knock thresholds were set by seat-rotated compa
 
 **Card play** (§5): the shared heuristics of :mod:`tarockrl.agents.rules._cardplay` (lead from strength, smear
 on the partner's sure trick, duck cheaply, trump in when it pays), with the Pfeife kept back for the last trick
-while the declarer's or defender's trumps can clear the way (§6.4; an announced Pfeife is always kept), and the
-Räuber rules of taking as few points as possible (§5.3 restrictions come with the legal set).
+while the declarer's or defender's trumps can clear the way (§6.4; an announced Pfeife is always kept, and the
+defenders then keep their lowest trump back to beat it), the 21 kept away from the Stieß, and the Räuber rules
+of taking as few points as possible (§5.3 restrictions come with the legal set).
 """
 
 from __future__ import annotations
