@@ -12,6 +12,13 @@ settlement is zero-sum and both agents hold the same number of seats over the pa
 
 Agents are built with ``tarockrl.agents.make_agent(spec, game, seed=...)`` and stepped through ``agent.step``;
 every agent gets a seed derived from ``--seed``, the deal number and the pattern, so a run is reproducible.
+
+``--a-set NAME=VALUE`` (repeatable) sets an attribute on every A agent after it is built: with ``--a rules --b
+rules`` this compares a variant of the rule-based player with the player itself, which is how its thresholds
+were tuned (``VALUE`` is JSON; ``NAME.KEY=VALUE`` sets one entry of a dict attribute), e.g.
+
+    python scripts/compare_agents.py --game dreierles --a rules --b rules --a-set RAEUBER_KNOCK=2.0 --deals 400
+    python scripts/compare_agents.py --game dreierles --a rules --b rules --a-set DECLARE.1=12.5 --deals 400
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import argparse
 import ast
 import itertools
+import json
 import math
 import sys
 import time
@@ -42,14 +50,39 @@ def patterns(n_players: int) -> list[str]:
     return ["".join(p) for p in itertools.product("AB", repeat=n_players) if "A" in p and "B" in p]
 
 
+def apply_settings(agent, settings: dict[str, object]) -> None:
+    """Set attributes on ``agent``: ``{"NAME": value}``, or ``{"NAME.KEY": value}`` for one entry of a dict."""
+    for name, value in settings.items():
+        attr, _, key = name.partition(".")
+        if not hasattr(agent, attr):
+            raise SystemExit(f"{agent!r} has no attribute {attr!r}")
+        if key:
+            d = dict(getattr(agent, attr))
+            d[type(next(iter(d)))(key) if d else key] = value
+            value = d
+        setattr(agent, attr, value)
+
+
 def play_deal(
-    game, specs: dict[str, str], pattern: str, seed: int, deal_id: int, agent_seed: int, clock: dict | None = None
+    game,
+    specs: dict[str, str],
+    pattern: str,
+    seed: int,
+    deal_id: int,
+    agent_seed: int,
+    clock: dict | None = None,
+    a_settings: dict[str, object] | None = None,
 ) -> np.ndarray:
     """Play deal ``(seed, deal_id)`` with the seating ``pattern``; the settlement per seat.
 
-    ``clock``, when given, accumulates ``{"A": [seconds, decisions], "B": [...]}`` spent in ``agent.step``.
+    ``clock``, when given, accumulates ``{"A": [seconds, decisions], "B": [...]}`` spent in ``agent.step``;
+    ``a_settings`` are attributes set on every A agent (see :func:`apply_settings`).
     """
     seats = [make_agent(specs[x], game, seed=agent_seed * 16 + i) for i, x in enumerate(pattern)]
+    if a_settings:
+        for agent, x in zip(seats, pattern, strict=True):
+            if x == "A":
+                apply_settings(agent, a_settings)
     state = game.new_initial_state(seed=seed, deal_id=deal_id)
     while not state.is_terminal():
         p = state.current_player()
@@ -63,7 +96,9 @@ def play_deal(
     return state.returns()
 
 
-def compare(game, a: str, b: str, deals: int, seed: int = 0, progress: bool = True) -> dict:
+def compare(
+    game, a: str, b: str, deals: int, seed: int = 0, progress: bool = True, a_settings: dict | None = None
+) -> dict:
     """A's mean score per seat and deal against ``b`` (seat-rotated, paired by deal) with a 95% CI."""
     pats = patterns(game.num_players)
     scores = np.zeros(deals)
@@ -72,7 +107,9 @@ def compare(game, a: str, b: str, deals: int, seed: int = 0, progress: bool = Tr
     for d in range(deals):
         total, seats_a = 0.0, 0
         for k, pat in enumerate(pats):
-            ret = play_deal(game, {"A": a, "B": b}, pat, seed, d, (d * len(pats) + k) & 0x7FFFFFFF, clock)
+            ret = play_deal(
+                game, {"A": a, "B": b}, pat, seed, d, (d * len(pats) + k) & 0x7FFFFFFF, clock, a_settings
+            )
             for s, x in enumerate(pat):
                 if x == "A":
                     total += ret[s]
@@ -98,13 +135,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-o", "--option", action="append", default=[], help="rules option key=value")
+    ap.add_argument("--a-set", action="append", default=[], help="attribute NAME=JSON (or NAME.KEY=JSON) of A")
     args = ap.parse_args(argv)
     game = tarockrl.make_game(args.game, **dict(_option(o) for o in args.option))
-    r = compare(game, args.a, args.b, args.deals, args.seed)
-    print("| game | A | B | deals x seatings | A's game points per seat and deal (95% CI) | A - B per deal |")
+    a_settings = {}
+    for text in args.a_set:
+        name, _, value = text.partition("=")
+        a_settings[name.strip()] = json.loads(value)
+    r = compare(game, args.a, args.b, args.deals, args.seed, a_settings=a_settings)
+    print("| game | A | B | deals x seatings | A's game points per seat and deal (95% CI) | A - B per seat and deal |")
     print("|---|---|---|---:|---:|---:|")
     opts = (" " + " ".join(args.option)) if args.option else ""
-    print(f"| {args.game}{opts} | {args.a} | {args.b} | {r['deals']} x {len(r['patterns'])} | "
+    a_name = args.a + "".join(f" {t}" for t in args.a_set)
+    print(f"| {args.game}{opts} | {a_name} | {args.b} | {r['deals']} x {len(r['patterns'])} | "
           f"{r['mean']:+.3f} ± {r['ci']:.3f} | {2 * r['mean']:+.3f} ± {2 * r['ci']:.3f} |")
     us = {x: 1e6 * v for x, v in r["step_seconds"].items()}
     print(f"mean time per decision: A {us['A']:.0f} us, B {us['B']:.0f} us; total {r['seconds']:.0f} s")
