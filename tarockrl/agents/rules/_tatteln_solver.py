@@ -203,7 +203,8 @@ def solve_final(h_me, h_opp, me_leads, led, pile_me, pile_opp, fw_me, fw_opp, pa
 
     ``me_leads``: 1 when the seat leads this trick (``led`` = -1), 0 when it follows the opponent's ``led``.
     Cards worse than the best are only bounded (their value is at most the best minus one), which is all the
-    choice needs. Returns 1 when the search finished within the node budget, 0 otherwise (``values`` is then meaningless).
+    choice needs. Returns 1 when the search finished within the node budget, 0 otherwise (``values`` is then
+    meaningless).
     """
     nodes = np.zeros(1, dtype=np.int64)
     frames = np.zeros((MAX_DEPTH, N_FIELDS), dtype=np.int64)

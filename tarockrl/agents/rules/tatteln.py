@@ -22,11 +22,11 @@ tatteln.md`` §9.1 makes known to the seat. The rules of thumb, in the order the
    a low plain card outside its melds. At the last stock trick it also weighs the face-up bottom card, which the
    loser of that trick draws (§5.4).
 4. **Card play in the final phase.** With the stock gone the deal is a game of perfect information (§9.1) with
-   compulsory following (§5.2). Once the hands are down to six cards the agent searches it exactly (alpha-beta over the remaining tricks,
-   :mod:`._tatteln_solver`) for the card that maximises its settlement: card points, the last-trick ten
-   (§2.3), the Matsch (§6.3: it makes sure to win at least one final trick, and tries to matsch the opponent
-   when that pays) and the reward mode (§6.4). If the node budget runs out it falls back on the stock-phase
-   heuristics within the legal cards.
+   compulsory following (§5.2). Once the hands are down to six cards the agent searches it exactly (alpha-beta
+   over the remaining tricks, :mod:`._tatteln_solver`) for the card that maximises its settlement: card points,
+   the last-trick ten (§2.3), the Matsch (§6.3: it makes sure to win at least one final trick, and tries to
+   matsch the opponent when that pays) and the reward mode (§6.4). Before that, or if the node budget runs
+   out, it uses the stock-phase heuristics within the legal cards.
 
 The agent is deterministic: its only random choice (the sampled opponent hands of rule 2) is drawn from a
 generator seeded by the agent's seed and a hash of the observation, so a decision is a pure function of
