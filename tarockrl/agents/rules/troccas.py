@@ -99,10 +99,10 @@ def early_message(hand: np.ndarray) -> int:
     st = strength(hand)
     n_trumps = int((hand & IS_TRUMP).sum())
     fives = int((hand & IS_FIVE).sum())
-    if st < 5:
-        return 6  # nuot: my cards are worthless
     if hand[FOOL]:
         return 7 if n_trumps else 8  # il narr (with trumps) / il narr blut (bare)
+    if st < 5:
+        return 6  # nuot: my cards are worthless
     if st < 7.5:
         return 5  # autras: bad hand, I would like a new deal
     if st > 14:
