@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 import tarockrl
 from tarockrl.agents import make_agent
-from tarockrl.agents.rules._tatteln_solver import _legal, _settle, solve_final
+from tarockrl.agents.rules._tatteln_solver import _legal, _settle, new_table, solve_final
 from tarockrl.agents.rules.tatteln import RulesAgent
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.cards import codes_mask, parse_card
 from tarockrl.games.tatteln.melds import best_seq_key, best_set_key
+
+TABLE = new_table()
+GENERATION = itertools.count()
+
+
+def _gen():
+    return np.int64(next(GENERATION))
 
 OPTION_SETS = [
     {},
@@ -260,8 +269,8 @@ def test_endgame_search_matches_brute_force(options):
         led = -1 if me_leads else int(perm[2 * k])
         pm, po = (int(x) for x in rng.integers(0, 60, size=2))
         fm, fo = (int(x) for x in rng.integers(0, 2, size=2))
-        assert solve_final(np.int64(hm), np.int64(ho), np.int64(me_leads), np.int64(led), np.int64(pm),
-                           np.int64(po), np.int64(fm), np.int64(fo), par, pts, st, hi, vals)
+        assert 0 <= solve_final(np.int64(hm), np.int64(ho), np.int64(me_leads), np.int64(led), np.int64(pm),
+                           np.int64(po), np.int64(fm), np.int64(fo), par, pts, st, hi, vals, TABLE, _gen())
         ref = _brute(hm, ho, 0, 0 if me_leads else 1, led, pm, po, fm, fo, par, pts, st, hi)
         assert vals.max() == ref
 
@@ -276,11 +285,11 @@ def test_endgame_avoids_the_matsch():
     opp = codes_mask("HK DT")
     vals = np.zeros(64, dtype=np.int64)
     # we lead; if we lead HA the opponent follows HK and we win it; then C7 wins the last trick too: both good.
-    assert solve_final(np.int64(me), np.int64(opp), np.int64(1), np.int64(-1), np.int64(60), np.int64(70),
-                       np.int64(0), np.int64(3), par, pts, st, hi, vals)
+    assert 0 <= solve_final(np.int64(me), np.int64(opp), np.int64(1), np.int64(-1), np.int64(60), np.int64(70),
+                       np.int64(0), np.int64(3), par, pts, st, hi, vals, TABLE, _gen())
     assert vals[parse_card("HA")] == vals.max()
     # now the opponent leads DT: following with HA loses the trick, C7 trumps it; the matsch makes C7 necessary
     opp2 = codes_mask("HK")
-    assert solve_final(np.int64(me), np.int64(opp2), np.int64(0), np.int64(parse_card("DT")), np.int64(60),
-                       np.int64(70), np.int64(0), np.int64(8), par, pts, st, hi, vals)
+    assert 0 <= solve_final(np.int64(me), np.int64(opp2), np.int64(0), np.int64(parse_card("DT")), np.int64(60),
+                       np.int64(70), np.int64(0), np.int64(8), par, pts, st, hi, vals, TABLE, _gen())
     assert vals[parse_card("C7")] > vals[parse_card("HA")]

@@ -22,7 +22,7 @@ tatteln.md`` §9.1 makes known to the seat. The rules of thumb, in the order the
    a low plain card outside its melds. At the last stock trick it also weighs the face-up bottom card, which the
    loser of that trick draws (§5.4).
 4. **Card play in the final phase.** With the stock gone the deal is a game of perfect information (§9.1) with
-   compulsory following (§5.2). Once the hands are down to six cards the agent searches it exactly (alpha-beta
+   compulsory following (§5.2). Once the hands are down to seven cards the agent searches it exactly (alpha-beta
    over the remaining tricks, :mod:`._tatteln_solver`) for the card that maximises its settlement: card points,
    the last-trick ten (§2.3), the Matsch (§6.3: it makes sure to win at least one final trick, and tries to
    matsch the opponent when that pays) and the reward mode (§6.4). Before that, or if the node budget runs
@@ -53,6 +53,7 @@ from tarockrl.agents.rules._tatteln_solver import (
     P_R,
     P_TRUMP,
     P_WINLOSS,
+    new_table,
     solve_final,
 )
 from tarockrl.games.tatteln.cards import CARD_POINTS, HIGHER, NATURAL_POS, STRENGTH, TRUMP_STRENGTH
@@ -71,8 +72,8 @@ _TRUMP_BASE = 3.0
 _SAMPLES = 48  # sampled opponent hands for the announcement risk
 _RISK_STOCK = 0.3  # announce in the stock phase when P(opponent ties or beats us) is at most this
 _RISK_LAST = 0.6  # ... near the end of the stock when announcing in the final phase is not allowed
-_NODE_BUDGET = 60_000  # alpha-beta nodes per final-phase decision before falling back to the heuristics
-_SOLVE_CARDS = 6  # search exactly once the seat holds at most this many cards (earlier: the heuristics)
+_NODE_BUDGET = 50_000  # alpha-beta nodes per final-phase decision before falling back to the heuristics
+_SOLVE_CARDS = 7  # search exactly once the seat holds at most this many cards (earlier: the heuristics)
 
 
 def holding_values(trump: int, deck_size: int = 32, bonus: bool = True) -> np.ndarray:
@@ -122,7 +123,22 @@ class RulesAgent:
         self.set_elig = int(SET_RANKS[self.d, 1 if ru.sets_all_ranks else 0])
         self.win_values = np.array([0, 0, 0, ru.value_tattel, ru.value_quart, ru.value_fuss, 16, 17, 18], float)
         self._per_trump: dict[int, tuple] = {}
+        # gather indices that decode the observation in a few numpy calls (see _View)
+        o, n = self.off, self.n
+        self.card_rows = np.array([np.arange(o[b] + k * n, o[b] + k * n + n) for b, k in
+                                   (("HAND", 0), ("REVEALED_OPP", 0), ("BOTTOM", 0), ("LED", 0), ("PLAYED", 0),
+                                    ("PLAYED", 1))])
+        self.win_rows = np.array([np.arange(o["SCORED_WINDOWS"] + self.w * s, o["SCORED_WINDOWS"] + self.w * s
+                                            + self.w) for s in range(4)])
+        self.rank_rows = np.array([np.arange(o[b], o[b] + self.r) for b in ("TRIO_SCORED", "FOUR_SCORED")])
+        self.pow2w = np.int64(1) << np.arange(self.w, dtype=np.int64)
+        self.pow2r = np.int64(1) << np.arange(self.r, dtype=np.int64)
+        self.num_idx = np.array([o["PILE_POINTS"], o["PILE_POINTS"] + 1, o["FINAL_WON"], o["FINAL_WON"] + 1,
+                                 o["MELD_POINTS"], o["MELD_POINTS"] + 1])
+        self.num_scale = np.array([162.0, 162.0, self.k_final, self.k_final, 162.0, 162.0])
         self._values = np.zeros(64, dtype=np.int64)
+        self._table = new_table()  # transposition table of the endgame search, one generation per call
+        self._gen = 0
 
     def __repr__(self) -> str:
         return f"RulesAgent('tatteln', seed={self.seed})"
@@ -277,21 +293,16 @@ class RulesAgent:
 
     def _lead_scores(self, v, cards, pts, strength, is_trump) -> np.ndarray:
         """Expected loss of leading each card: its points, weighted by how likely the opponent takes it."""
-        out = np.zeros(cards.size)
-        for i, c in enumerate(cards):  # at most 9 cards
-            s = self.suit[c]
-            outside = v.unseen | v.rev_opp  # cards the opponent may hold
-            higher_out = outside & int(np.sum(self.pow2[(self.suit == s) & (strength > strength[c])]))
-            trumps_out = 0
-            if v.trump >= 0 and not is_trump[c]:
-                trumps_out = outside & int(np.sum(self.pow2[self.suit == v.trump]))
-            if higher_out == 0 and trumps_out == 0:
-                out[i] = pts[c] * 0.5  # a sure winner: it brings its points and whatever the opponent adds
-            elif higher_out == 0:
-                out[i] = -pts[c] * 0.5
-            else:
-                out[i] = -pts[c] * 0.9
-        return out
+        higher = self._tables(v.trump)[2]  # per card: the cards of its suit that beat it
+        outside = np.int64(v.unseen | v.rev_opp)  # cards the opponent may hold
+        higher_out = (higher[cards] & outside) != 0
+        trumps_out = False
+        if v.trump >= 0:
+            trumps_out = (int(outside) >> (self.r * v.trump)) & ((1 << self.r) - 1) != 0
+        can_trump = trumps_out & ~is_trump[cards]
+        p = pts[cards].astype(float)
+        # a sure winner brings its points; a card only a trump can take is lost half the time; else mostly lost
+        return np.where(higher_out, -0.9 * p, np.where(can_trump, -0.5 * p, 0.5 * p))
 
     def _solve(self, v, cards, pts, strength, higher, par) -> int:
         """Rule 4: the exact final-phase search; -1 when the node budget ran out."""
@@ -302,8 +313,9 @@ class RulesAgent:
         vals = self._values
         ok = solve_final(np.int64(v.hand), np.int64(opp), np.int64(1 if v.led < 0 else 0), np.int64(v.led),
                          np.int64(v.pile_me), np.int64(v.pile_opp), np.int64(v.fw_me), np.int64(v.fw_opp), par,
-                         pts, strength, higher, vals)
-        if not ok:
+                         pts, strength, higher, vals, self._table, np.int64(self._gen))
+        self._gen += 1
+        if ok < 0:
             return -1
         cand = vals[cards]
         best = cand.max()
@@ -324,38 +336,24 @@ class _View:
 
     def __init__(self, agent: RulesAgent, obs: np.ndarray) -> None:
         o = agent.off
-        n, r, w = agent.n, agent.r, agent.w
-
-        def cards(block: str, i: int = 0) -> int:
-            a = o[block] + i * n
-            return int(agent.pow2[obs[a:a + n] > 0.5].sum())
-
-        self.hand = cards("HAND")
-        self.rev_opp = cards("REVEALED_OPP")
-        self.final = bool(obs[o["PHASE"] + 1] > 0.5)
-        tr = obs[o["TRUMP"]:o["TRUMP"] + 4]
-        self.trump = int(np.argmax(tr)) if tr.max() > 0.5 else -1
-        b = cards("BOTTOM")
+        bits = obs > 0.5
+        hand, rev_opp, b, led, played0, played1 = (int(x) for x in bits[agent.card_rows] @ agent.pow2)
+        self.hand = hand
+        self.rev_opp = rev_opp
+        self.final = bool(bits[o["PHASE"] + 1])
+        tr = bits[o["TRUMP"]:o["TRUMP"] + 4]
+        self.trump = int(np.argmax(tr)) if tr.any() else -1
         self.bottom = b.bit_length() - 1 if b else -1
         self.stock_left = int(round(float(obs[o["STOCK_SIZE"]]) * agent.stock0))
-        led = cards("LED")
         self.led = led.bit_length() - 1 if led else -1
-        self.played = cards("PLAYED", 0) | cards("PLAYED", 1)
-        all_cards = (1 << n) - 1
+        self.played = played0 | played1
         # cards whose place the seat does not know: the opponent's hidden cards and the face-down stock
-        self.unseen = all_cards & ~self.hand & ~self.played & ~self.rev_opp & ~(b if b else 0)
-        self.pile_me = int(round(float(obs[o["PILE_POINTS"]]) * 162))
-        self.pile_opp = int(round(float(obs[o["PILE_POINTS"] + 1]) * 162))
-        self.fw_me = int(round(float(obs[o["FINAL_WON"]]) * agent.k_final))
-        self.fw_opp = int(round(float(obs[o["FINAL_WON"] + 1]) * agent.k_final))
-        self.meld_me = int(round(float(obs[o["MELD_POINTS"]]) * 162))
-        self.meld_opp = int(round(float(obs[o["MELD_POINTS"] + 1]) * 162))
-        sw = o["SCORED_WINDOWS"]
-        self.scored_win = [int((np.int64(1) << np.arange(w))[obs[sw + w * s:sw + w * s + w] > 0.5].sum())
-                           for s in range(4)]
-        self.trio_scored = int((np.int64(1) << np.arange(r))[obs[o["TRIO_SCORED"]:o["TRIO_SCORED"] + r] > 0.5].sum())
-        self.four_scored = int((np.int64(1) << np.arange(r))[obs[o["FOUR_SCORED"]:o["FOUR_SCORED"] + r] > 0.5].sum())
+        self.unseen = ((1 << agent.n) - 1) & ~hand & ~self.played & ~rev_opp & ~b
+        nums = np.rint(obs[agent.num_idx] * agent.num_scale).astype(np.int64)
+        self.pile_me, self.pile_opp, self.fw_me, self.fw_opp, self.meld_me, self.meld_opp = (int(x) for x in nums)
+        self.scored_win = [int(x) for x in bits[agent.win_rows] @ agent.pow2w]
+        self.trio_scored, self.four_scored = (int(x) for x in bits[agent.rank_rows] @ agent.pow2r)
         # the opponent holds as many cards as we do, one fewer when he has led to this trick
-        me_leads = obs[o["LEADER"]] > 0.5
-        opp_size = bin(self.hand).count("1") - (0 if me_leads or self.led < 0 else 1)
-        self.opp_hidden = opp_size - bin(self.rev_opp).count("1")
+        me_leads = bits[o["LEADER"]]
+        opp_size = hand.bit_count() - (0 if me_leads or self.led < 0 else 1)
+        self.opp_hidden = opp_size - rev_opp.bit_count()
