@@ -22,16 +22,19 @@ to. Every decision of the game is covered; the rules of thumb, by phase:
 * **Knocking** (§4.8, option): it knocks whenever it may, an honest signal that it holds the top trump.
 * **Card play** (§5.3-§5.8):
 
-  - *following*, when its partner wins the trick safely (the last to play, or a winning card nobody left can
-    beat): **smear** points: the most valuable card it may play, trump I first (it can never win a trick of
-    its own), never trump XXI;
-  - when the opponents win: **trump in / beat** when the trick is worth it, with the cheapest card that wins
-    (the lowest trump that beats, a sure winner when others follow), otherwise **duck cheaply**: the card
-    that loses the fewest points; the Fool replaces an expensive card (it costs one point to redeem, §5.8);
+  - *following*: every legal card is scored by the points the trick brings to the team, counted plus when the
+    team will take the trick and minus when the opponents will, weighted by how sure that is (certain for the
+    last player, or when the winning card is the top card still out; a guess otherwise), minus the *power* the
+    card would have kept for later (middle trumps by rank, trump XXI most, a king in its suit's first round; trump
+    I has none and only risks being lost). This one rule **smears** points on a trick the partner holds safely
+    (trump I first, never trump XXI), **trumps in** or beats with the cheapest card that wins when the trick is
+    worth it, and otherwise **ducks cheaply**; the Fool replaces an expensive card (it costs one point to
+    redeem, §5.8);
   - *leading*, **from strength**: a king of a suit not yet led (it usually wins, and a first king lead brings
     the jack demand), a sure-winning top trump when it is long in trumps or the partner knocked, a low trump
-    to reach the partner who said he is strong in trumps, otherwise a low card of its longest plain suit; it
-    uses the double lead of king and jack (option, §5.5) early in the deal when the suit is short.
+    to reach the partner who said he is strong in trumps, otherwise a low card of its shortest plain suit (to
+    make a void it can trump later); it uses the double lead of king and jack (option, §5.5) early in the deal
+    when the suit is short.
 
 The agent has no randomness: a decision is a function of the observation and the legal actions.
 """
@@ -247,16 +250,6 @@ class RulesAgent:
             return self._lead(v, cards, doubles)
         return self._follow(v, cards)
 
-    def _loss(self, v: View, cards: np.ndarray) -> np.ndarray:
-        """What giving each card away costs: its points plus, for trumps, their future trick-taking power."""
-        cost = VALUE[cards].astype(float)
-        t = IS_TRUMP[cards]
-        cost[t] += 0.5 + cards[t] / 8.0
-        cost[cards == FOOL] = 2.0  # redeemed for one point (§5.8), and the escape is gone
-        kings = IS_KING[cards]
-        cost[kings] += 1.0
-        return cost
-
     def _sure(self, v: View, card: int) -> bool:
         """True when no card another seat may hold can beat ``card`` in this trick (§5.6)."""
         outside = np.flatnonzero(v.outside)
@@ -269,60 +262,65 @@ class RulesAgent:
         # nobody has shown a void yet only in the first round of a suit; later they may trump
         return not v.led_suits[s] and v.trick_no < 6
 
+    def _power(self, v: View, cards: np.ndarray) -> np.ndarray:
+        """What keeping each card is worth for later tricks (its trick-taking power), in card points.
+
+        Middle trumps win or force tricks later (more the higher they are); trump XXI is a sure trick of its own,
+        worth most early in the deal; trump I has no power and risks being lost, so keeping it costs; a king
+        usually wins its suit's first round; the Fool is an escape from an expensive follow.
+        """
+        left = (19 - v.trick_no) / 19.0
+        power = np.zeros(cards.size)
+        t = IS_TRUMP[cards]
+        power[t] = 0.4 + cards[t] / 6.0 * left
+        power[cards == T21] = 1.0 + 4.0 * left
+        power[cards == T1] = -1.5
+        power[IS_KING[cards]] = 1.5 * left + 0.5
+        power[IS_COURT[cards] & ~IS_KING[cards]] = 0.3
+        power[cards == FOOL] = 1.5
+        return power
+
     def _follow(self, v: View, cards: np.ndarray) -> int:
+        """Score every legal card by the points the trick brings to the team (won +, lost -), weighted by how
+        sure the outcome is, minus the power the card would have kept for later (§5.6, §5.8)."""
         win_seat, win_card = v.winner()
         rest = v.still_to_play()
-        trick = v.trick_cards()
-        pts = float(VALUE[trick].sum())
-        last = len(rest) == 0
-        no_fool = cards[cards != FOOL]
-        if no_fool.size == 0:
-            return int(cards[0])
-        if win_seat == 2 and (last or self._sure(v, win_card)):
-            return self._smear(v, cards)
-        # cards that would take the lead of the trick
-        if win_card < 0:
-            beats = np.ones(no_fool.size, bool)
-        else:
-            beats = POWER[no_fool] > POWER[win_card]
-            if not IS_TRUMP[win_card]:
-                beats &= (SUIT[no_fool] == SUIT[win_card]) | IS_TRUMP[no_fool]
-        winners = no_fool[beats]
-        if winners.size and win_seat != 2:
-            sure = np.array([last or self._sure(v, int(c)) for c in winners])
-            cost = self._loss(v, winners)
-            if sure.any():
-                cand = winners[sure]
-                c = int(cand[np.argmin(self._loss(v, cand) + 0.01 * POWER[cand])])
-                # trump XXI wins whenever it is played: spend it on a trick with a counter, or late
-                if (pts + VALUE[c] >= 2 or last) and (c != T21 or pts >= 4 or v.trick_no >= 14):
-                    return c
-            elif pts >= 4 and len(rest) <= 1:
-                # worth a try: the highest winner below trump XXI
-                cand = winners[winners != T21]
-                if cand.size:
-                    return int(cand[np.argmax(POWER[cand] - cost[winners != T21])])
-        if win_seat == 2:
-            return self._smear(v, cards) if not rest else self._duck(v, cards)
-        return self._duck(v, cards)
-
-    def _smear(self, v: View, cards: np.ndarray) -> int:
-        """Partner wins: give him the most valuable card that is not needed elsewhere."""
-        val = VALUE[cards].astype(float)
-        val[cards == T1] += 3.0  # trump I never wins by itself: this is its best use
-        val[cards == T21] = -10.0
-        val[cards == FOOL] = 0.0  # stays with us either way
-        t = IS_TRUMP[cards] & (cards != T1) & (cards != T21)
-        val[t] -= cards[t] / 10.0  # among trumps the lowest
-        kings = IS_KING[cards]
-        val[kings] -= 1.5  # a king may win a trick of its own
-        val -= 0.001 * POWER[cards]
-        return int(cards[np.argmax(val)])
-
-    def _duck(self, v: View, cards: np.ndarray) -> int:
-        """Opponents win: lose the fewest points; the Fool replaces an expensive card."""
-        cost = self._loss(v, cards) + 0.001 * POWER[cards]
-        return int(cards[np.argmin(cost)])
+        pts = float(VALUE[v.trick_cards()].sum())
+        pts += 1.5 * len(rest)  # the cards still to come, about a point and a half each
+        partner_after = 2 in rest
+        opp_after = 1 in rest or 3 in rest
+        score = np.zeros(cards.size)
+        for i, c in enumerate(cards):  # at most 19 cards
+            c = int(c)
+            if c == FOOL:
+                # the Fool never wins and does not change the winner; it costs one point if the opponents win
+                takes = False
+            elif win_card < 0:
+                takes = True
+            elif IS_TRUMP[c]:
+                takes = not IS_TRUMP[win_card] or c > win_card
+            else:
+                takes = not IS_TRUMP[win_card] and SUIT[c] == SUIT[win_card] and c > win_card
+            if takes:
+                top, ours = c, True
+            else:
+                top, ours = win_card, win_seat == 2
+            if top < 0:
+                p_ours = 0.5
+            elif not rest or self._sure(v, top):
+                p_ours = 1.0 if ours else 0.0
+            elif ours:
+                p_ours = 0.45 if opp_after else 0.9
+            else:
+                p_ours = 0.35 if partner_after else 0.0
+            own = 0.0 if c == FOOL else float(VALUE[c])
+            swing = (2.0 * p_ours - 1.0) * (pts + own)
+            if c == FOOL:
+                swing -= (1.0 - p_ours) * 1.0
+            score[i] = swing
+        score -= self._power(v, cards)
+        score -= 0.001 * POWER[cards]  # among equals, the lower card
+        return int(cards[np.argmax(score)])
 
     def _lead(self, v: View, cards: np.ndarray, doubles: np.ndarray) -> int:
         hand = v.hand
@@ -342,6 +340,11 @@ class RulesAgent:
                     and v.trick_no <= 4:
                 return A_DOUBLE + s  # §5.5: king and jack together while the suit goes round
             return k
+        # 1b. another sure winner of a suit's first round (the top card still out, e.g. a queen once the king
+        # has gone): the others follow with what they have
+        tops = [int(c) for c in plain if IS_COURT[c] and self._sure(v, int(c))]
+        if tops:
+            return max(tops, key=lambda c: (VALUE[c], -int((hand & SUIT_MASK[SUIT[c]]).sum()), c))
         out_trumps = np.flatnonzero(v.outside & IS_TRUMP)
         # the partner knocked for the highest trump still out: he holds it (§4.8, knocks are truthful)
         partner_knocked = out_trumps.size > 0 and bool(v.knocks[2, out_trumps.max()])
@@ -356,10 +359,10 @@ class RulesAgent:
             low = trumps[trumps != T1]
             if (partner_knocked or partner_long) and low.size:
                 return int(low.min())
-        # 4. a low card of the longest plain suit
+        # 4. a low card of the shortest plain suit (a void to trump later)
         if plain.size:
             lengths = np.array([int((hand & SUIT_MASK[SUIT[c]]).sum()) for c in plain])
-            val = VALUE[plain].astype(float) * 3 - lengths + 0.01 * OFFSET[plain]
+            val = VALUE[plain].astype(float) * 3 + lengths + 0.01 * OFFSET[plain]
             # keep kings that will win later; a lone court card is better led than lost
             val[IS_KING[plain]] += 5
             return int(plain[np.argmin(val)])
