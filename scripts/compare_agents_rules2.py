@@ -4,7 +4,7 @@ Every deal is played twice with the same cards: in Troccas once with agent A as 
 team B, once with the teams swapped; in Tatteln once with A in seat 0 and once in seat 1. The figure per deal is
 A's settlement averaged over the two tables, so the luck of the cards cancels in pairs; the table reports its
 mean in game points per deal with a 95% confidence interval (normal approximation over deals), A's mean on each
-table, and A's time per decision.
+table, and A's CPU time per decision (process time, so other load on the machine does not count).
 
     python scripts/compare_agents_rules2.py --game troccas --deals 1000
     python scripts/compare_agents_rules2.py --game tatteln --deals 1000 -o final_must_head=true
@@ -48,9 +48,9 @@ def play_pair(game, agents_a, agents_b, seed: int, deal_id: int, clock: list[flo
         while not state.is_terminal():
             p = state.current_player()
             if p in a_seats:
-                t0 = time.perf_counter()
+                t0 = time.process_time()
                 action = agents_a[p].step(state)
-                clock[0] += time.perf_counter() - t0
+                clock[0] += time.process_time() - t0
                 clock[1] += 1
             else:
                 action = agents_b[p].step(state)

@@ -59,12 +59,8 @@ class View:
         pat = obs[ob.OBS_PATTERN:ob.OBS_PATTERN + 3]
         self.final_pause = (2, 1, 0)[int(np.argmax(pat))] if pat.max() > 0.5 else 2  # STANDARD, NINE_TEN, SINGLE
         self.tricks_won = np.rint(obs[ob.OBS_TRICKS_WON:ob.OBS_TRICKS_WON + 2] * 19).astype(np.int64)
-        # Cards whose holder the seat does not know: not its own, not played, not its own scart, and not a face-up
-        # card of another seat that is still out (that one is known to be with its owner, or discarded by the
-        # dealer; either way no other seat can play it).
-        known_out = self.exposed[1:].any(axis=0) & ~self.played
-        self.unseen = ~self.hand & ~self.played & ~self.scart & ~known_out
-        # Cards another seat may still play: the unseen ones plus the face-up ones of that seat.
+        # Cards another seat may still play: neither the seat's own, nor played, nor in its own scart (the face-up
+        # cards of the other seats stay in this set: they are theirs to play).
         self.outside = ~self.hand & ~self.played & ~self.scart
 
     # -- the current trick ------------------------------------------------------------------------------------
