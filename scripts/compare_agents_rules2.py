@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     options = dict(_parse_option(o) for o in args.option)
     games = ["troccas", "tatteln"] if args.game == "all" else [args.game]
     print("| game | A vs B | deals | A's mean per deal (game points) | 95% CI | A, table 1 | A, table 2 | "
-          "A ms/decision |")
+          "A CPU ms/decision |")
     print("|---|---|---:|---:|---|---:|---:|---:|")
     for g in games:
         r = compare(g, args.a, args.b, args.deals, args.seed, options)

@@ -78,7 +78,7 @@ from tarockrl.games.troccas.layout import (
 __all__ = ["RulesAgent", "strength", "early_message", "final_message"]
 
 _AVERAGE = 11.0  # strength of an average hand (see strength)
-_THROW_BELOW = 7.0  # vote to throw in below this team-corrected strength
+_THROW_BELOW = _AVERAGE  # vote to throw in a hand (corrected by the partner's talk) below average
 # What the partner's messages say about his hand, as a strength correction for the vote (§4.3 meanings).
 _EARLY_HINT = np.array([0, 0, 1, 1, 3, -3, -4, 1, -1, 0], dtype=float)
 _FINAL_HINT = np.array([0, 1, 2, 0, 3, 2, 2, 2, 3, -2, -4, 0], dtype=float)
