@@ -273,7 +273,7 @@ class RulesAgent:
         power = np.zeros(cards.size)
         t = IS_TRUMP[cards]
         power[t] = 0.4 + cards[t] / 6.0 * left
-        power[cards == T21] = 1.0 + 4.0 * left
+        power[cards == T21] = 1.0 + 2.0 * left
         power[cards == T1] = -1.5
         power[IS_KING[cards]] = 1.5 * left + 0.5
         power[IS_COURT[cards] & ~IS_KING[cards]] = 0.3
