@@ -14,7 +14,8 @@ to. Every decision of the game is covered; the rules of thumb, by phase:
   whole court of one suit, *nuot* / *jeu sun buc cheu* for a worthless hand), choosing the most useful true
   message; see :func:`early_message` and :func:`final_message`.
 * **Throw-in vote** (§4.4): it votes to throw in when its own strength, corrected by what its partner said,
-  is clearly below average; otherwise it keeps.
+  is below average; otherwise it keeps (against random players this measured better than throwing in only
+  clearly bad hands).
 * **Dealer's forced redeal** (§4.5): a dealer without trumps always demands the new deal.
 * **Scart** (§4.7): two discards that bank points and make voids: a court card that a king does not protect,
   the last cards of a short suit (so it can trump that suit later), never a trump unless forced.
@@ -221,7 +222,7 @@ class RulesAgent:
         return hint
 
     def _vote(self, v: View) -> int:
-        """§4.4: throw in when the hand (with the partner's word) is clearly weak."""
+        """§4.4: throw in when the hand, corrected by the partner's word, is below average."""
         team = strength(v.hand) + 0.5 * self._partner_hint(v)
         return A_THROW if team < _THROW_BELOW else A_KEEP
 
