@@ -293,3 +293,11 @@ def test_endgame_avoids_the_matsch():
     assert 0 <= solve_final(np.int64(me), np.int64(opp2), np.int64(0), np.int64(parse_card("DT")), np.int64(60),
                        np.int64(70), np.int64(0), np.int64(8), par, pts, st, hi, vals, TABLE, _gen())
     assert vals[parse_card("C7")] > vals[parse_card("HA")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_legal_sweep_slow(options):
+    """The same check as test_legal_in_random_positions over many more deals."""
+    game = tarockrl.make_game("tatteln", **options)
+    assert _drive(game, 300, seed=100 + len(options)) > 4000

@@ -298,3 +298,12 @@ def test_leads_a_fresh_king():
     s = _to_play(deal, scart=[c for c in deal["hands"][0] if c[0] in "cos" and c[-1] not in "KQ"][:2])
     a = make_agent("rules", QUIET).step(s)
     assert CARD_CODES[a].endswith("K")  # a king of a suit not yet led
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", OPTION_SETS, ids=_ids)
+def test_legal_sweep_slow(options):
+    """The same check as test_legal_in_random_positions over many more deals and balances."""
+    game = tarockrl.make_game("troccas", **options)
+    count, _ = _drive(game, 120, seed=100 + len(options), balances=(0, -9, 18, -25, 5))
+    assert count > 5000
