@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.rng import _shr, below, next_u64
+from tarockrl.engine.rng import GOLDEN, mix64
 
 MAX_LOCATIONS = 6
 MAX_CARDS = 80
@@ -40,10 +40,23 @@ FACTORIALS = _FACT
 
 
 @njit(cache=True)
-def _uniform01(rng):
-    """Advance ``rng``; return ``(rng, u)`` with ``u`` uniform in [0, 1) on 53 bits."""
-    rng, z = next_u64(rng)
-    return rng, _shr(z, 11) * (1.0 / 9007199254740992.0)
+def rand_below(rs, n):
+    """Advance the generator held in ``rs[0]`` (SplitMix64); return an integer uniform in ``[0, n)``, n < 2**31.
+
+    The generator lives in a one-element array rather than a returned tuple (a tuple threaded through loops of
+    these kernels was miscompiled by the numba version in use).
+    """
+    rs[0] = rs[0] + GOLDEN
+    z = mix64(rs[0])
+    return (((z >> 33) & 0x7FFFFFFF) * n) >> 31
+
+
+@njit(cache=True)
+def rand_unit(rs):
+    """Advance the generator held in ``rs[0]``; return a float uniform in [0, 1) on 53 bits."""
+    rs[0] = rs[0] + GOLDEN
+    z = mix64(rs[0])
+    return ((z >> 11) & 0x1FFFFFFFFFFFFF) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
@@ -175,10 +188,10 @@ def plan(ncard, allow, caps, L):
 
 
 @njit(cache=True)
-def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rng, loc_of, perm):
+def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rs, loc_of, perm):
     """Draw one uniformly random world of a :func:`plan`: ``loc_of[k]`` gets the location of card ``k``.
 
-    ``perm`` is an int64 scratch of at least ``ncard`` entries. Returns the advanced generator. The plan must have
+    ``perm`` is an int64 scratch of at least ``ncard`` entries; ``rs[0]`` is the generator state (advanced). The plan must have
     at least one world (``table[0, full] > 0``).
     """
     rem = np.zeros(L + 1, dtype=np.int64)
@@ -191,7 +204,7 @@ def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rng, loc_of, 
     for t in range(T):
         s = tsize[t]
         a = tallow[t]
-        rng, u = _uniform01(rng)
+        u = rand_unit(rs)
         target = u * table[t, idx]
         acc = 0.0
         _first(a, rem, L, n)
@@ -219,18 +232,17 @@ def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rng, loc_of, 
         for i in range(s):
             perm[i] = order[lo + i]
         for i in range(s - 1, 0, -1):
-            rng, r = below(rng, i + 1)
+            r = rand_below(rs, i + 1)
             tmp = perm[i]
             perm[i] = perm[r]
             perm[r] = tmp
         pos = 0
         for j in range(L):
-            for _ in range(best[j]):
-                loc_of[perm[pos]] = j
-                pos += 1
+            for q in range(best[j]):
+                loc_of[perm[pos + q]] = j
+            pos += best[j]
             rem[j] -= best[j]
             idx -= best[j] * strides[j]
-    return rng
 
 
 def count_worlds_python(allow: list[int], caps: list[int]) -> int:

@@ -78,3 +78,90 @@ def chi2_pvalue(stat: float, dof: int) -> float:
         from math import erfc, sqrt
 
         return 0.5 * erfc(z / sqrt(2))
+
+
+def placements(ncard: int, caps: list[int]):
+    """Every assignment of ``ncard`` cards to locations filling ``caps`` exactly (as lists of location ids)."""
+    out: list[list[int]] = []
+    cur: list[int] = []
+    rem = list(caps)
+
+    def go(k: int) -> None:
+        if k == ncard:
+            out.append(list(cur))
+            return
+        for j, r in enumerate(rem):
+            if r > 0:
+                rem[j] -= 1
+                cur.append(j)
+                go(k + 1)
+                cur.pop()
+                rem[j] += 1
+
+    go(0)
+    return out
+
+
+def multinomial(caps: list[int]) -> int:
+    """The number of placements of ``sum(caps)`` distinct cards into locations of sizes ``caps``."""
+    from math import factorial
+
+    r = factorial(sum(caps))
+    for c in caps:
+        r //= factorial(c)
+    return r
+
+
+def enumerate_worlds(game, state, player, module, key):
+    """All worlds of ``player``'s view by brute force: every placement of the hidden cards (ignoring the sampler's
+    card constraints), kept when the rebuilt game replays legally and shows ``player`` the same observation.
+
+    ``module`` is the game's resample module (``_setup``, ``_build``, ``NUM_LOC``), ``key(row)`` names a world.
+    Returns the set of keys.
+    """
+    from tarockrl.games.api import State
+
+    opts = game.encoded_options
+    n_loc = module.NUM_LOC
+    cards = np.zeros(128, dtype=np.int64)
+    allow = np.zeros(128, dtype=np.int64)
+    caps = np.zeros(n_loc, dtype=np.int64)
+    ncard = module._setup(state.row, np.int64(player), opts, cards, allow, caps)
+    target = state.observation(player)
+    keys = set()
+    world = np.zeros(game.state_len, dtype=np.int64)
+    for pl in placements(ncard, [int(c) for c in caps]):
+        loc_of = np.zeros(128, dtype=np.int64)
+        loc_of[:ncard] = pl
+        world[:] = 0
+        ok = module._build(state.row, np.int64(player), opts, cards, loc_of, ncard, world, np.zeros(1, dtype=np.int64))
+        if not ok:
+            continue
+        w = State(game, world.copy())
+        if np.array_equal(w.observation(player), target):
+            keys.add(key(w.row))
+    return keys
+
+
+def hidden_size(game, state, player, module) -> int:
+    """The number of placements the brute force would try (the multinomial of the capacities)."""
+    opts = game.encoded_options
+    cards = np.zeros(128, dtype=np.int64)
+    allow = np.zeros(128, dtype=np.int64)
+    caps = np.zeros(module.NUM_LOC, dtype=np.int64)
+    module._setup(state.row, np.int64(player), opts, cards, allow, caps)
+    return multinomial([int(c) for c in caps])
+
+
+def uniformity(game, state, player, module, key, draws_per_world: int = 40, seed: int = 0):
+    """(number of worlds by enumeration, sampled support == enumerated set, chi-square p-value, max |freq-1/N|)."""
+    truth = enumerate_worlds(game, state, player, module, key)
+    n = len(truth)
+    draws = max(2000, draws_per_world * n)
+    batch = game.sample_worlds(state, player, draws, seed=seed)
+    counts = Counter(key(batch.rows[i]) for i in range(draws))
+    support_ok = set(counts) == truth
+    stat, dof = chi_square_uniform(counts, n, draws)
+    p = chi2_pvalue(stat, dof) if dof > 0 else 1.0
+    tv = 0.5 * sum(abs(counts.get(k, 0) / draws - 1 / n) for k in truth)
+    return n, support_ok, p, tv

@@ -52,7 +52,7 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
-from tarockrl.engine.rng import below, stream_seed
+from tarockrl.engine.rng import stream_seed
 from tarockrl.engine.tricks import beats_highest_index
 from tarockrl.games.dreierles.cards import ALL, PFEIFE, PLAIN_NON_KING, STIESS, SUIT_OF_CARD, T21, TRUMPS
 from tarockrl.games.dreierles.kernels import apply_unchecked, init_from_deal, is_legal
@@ -91,7 +91,7 @@ from tarockrl.games.dreierles.rules import (
     O_RAEUBER_PFEIFE,
     O_RAEUBER_SET,
 )
-from tarockrl.games.worlds import draw, plan
+from tarockrl.games.worlds import draw, plan, rand_below
 
 ONE = np.int64(1)
 SCRATCH_LEN = 1
@@ -252,8 +252,8 @@ def _setup(state, player, opts, cards, allow, caps):
 
 
 @njit(cache=True)
-def _build(state, player, opts, cards, loc_of, ncard, world, rng):
-    """Write into ``world`` the replayed game of one assignment; returns ``(rng, ok)``."""
+def _build(state, player, opts, cards, loc_of, ncard, world, rs):
+    """Write into ``world`` the replayed game of one assignment (generator in ``rs[0]``); returns ``ok``."""
     d = state[DECLARER]
     got = np.zeros(NUM_LOC, dtype=np.int64)
     for k in range(ncard):
@@ -268,13 +268,13 @@ def _build(state, player, opts, cards, loc_of, ncard, world, rng):
     if state[PHASE] == AUCTION or state[RAEUBER] != 0:
         cs = got[LOC_BLIND]
         for i in range(6):
-            rng, r = below(rng, popcount(cs))
-            m = cs
-            for _ in range(r):
-                m &= m - 1
-            c = lowest_index(m)
-            blind[i] = c
-            cs &= ~(ONE << c)
+            blind[i] = lowest_index(cs)
+            cs &= cs - 1
+        for i in range(5, 0, -1):
+            j = rand_below(rs, i + 1)
+            t = blind[i]
+            blind[i] = blind[j]
+            blind[j] = t
     else:
         taken = state[BLIND_TAKEN]
         rest = state[BLIND_REST]
@@ -314,11 +314,11 @@ def _build(state, player, opts, cards, loc_of, ncard, world, rng):
                 new_disc &= new_disc - 1
                 a = A_DISCARD + c
         if not is_legal(world, a, ropts):
-            return rng, False
+            return False
         apply_unchecked(world, a, ropts)
     if hide_announce and world[PHASE] == ANNOUNCE and state[PHASE] != ANNOUNCE:
         apply_unchecked(world, A_NO_ANNOUNCE, ropts)
-    return rng, True
+    return True
 
 
 @njit(cache=True)
@@ -357,11 +357,13 @@ def resample_hidden(state, player, opts, rng, scratch):
     loc_of = np.zeros(64, dtype=np.int64)
     perm = np.zeros(64, dtype=np.int64)
     world = np.zeros(STATE_LEN, dtype=np.int64)
-    rng = draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rng, loc_of, perm)
-    rng, ok = _build(state, player, opts, cards, loc_of, ncard, world, rng)
+    rs = np.zeros(1, dtype=np.int64)
+    rs[0] = rng
+    draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
+    ok = _build(state, player, opts, cards, loc_of, ncard, world, rs)
     if ok:
         state[:] = world
-    return rng, ok
+    return rs[0], ok
 
 
 @njit(cache=True)
@@ -379,10 +381,11 @@ def sample_worlds(state, player, opts, seed, out):
     perm = np.zeros(64, dtype=np.int64)
     fails = 0
     base = stream_seed(seed, player)
+    rs = np.zeros(1, dtype=np.int64)
     for i in range(n):
-        rng = stream_seed(base, i)
-        rng = draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rng, loc_of, perm)
-        rng, ok = _build(state, player, opts, cards, loc_of, ncard, out[i], rng)
+        rs[0] = stream_seed(base, i)
+        draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
+        ok = _build(state, player, opts, cards, loc_of, ncard, out[i], rs)
         if not ok:
             fails += 1
     return fails
