@@ -191,12 +191,14 @@ def plan(ncard, allow, caps, L):
 def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rs, loc_of, perm):
     """Draw one uniformly random world of a :func:`plan`: ``loc_of[k]`` gets the location of card ``k``.
 
-    ``perm`` is an int64 scratch of at least ``ncard`` entries; ``rs[0]`` is the generator state (advanced). The plan must have
+    ``perm`` is an int64 scratch of at least ``ncard + 3 * (L + 1)`` entries; ``rs[0]`` is the generator state
+    (advanced). The plan must have
     at least one world (``table[0, full] > 0``).
     """
-    rem = np.zeros(L + 1, dtype=np.int64)
-    n = np.zeros(L + 1, dtype=np.int64)
-    best = np.zeros(L + 1, dtype=np.int64)
+    m = perm.shape[0] - 3 * (L + 1)
+    rem = perm[m : m + L + 1]
+    n = perm[m + L + 1 : m + 2 * (L + 1)]
+    best = perm[m + 2 * (L + 1) : m + 3 * (L + 1)]
     idx = 0
     for j in range(L):
         rem[j] = caps[j]
@@ -247,11 +249,11 @@ def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rs, loc_of, p
 
 def count_worlds_python(allow: list[int], caps: list[int]) -> int:
     """The exact number of worlds of a placement problem, by brute force over cards (for tests on small cases)."""
-    from functools import lru_cache
+    from functools import cache
 
     allow_t = tuple(allow)
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(k: int, rem: tuple[int, ...]) -> int:
         if k == len(allow_t):
             return int(all(r == 0 for r in rem))

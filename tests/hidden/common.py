@@ -122,6 +122,8 @@ def enumerate_worlds(game, state, player, module, key):
     from tarockrl.games.api import State
 
     opts = game.encoded_options
+    ropts = opts.copy()
+    ropts[module.O_AUTO_FORCED] = 0
     n_loc = module.NUM_LOC
     cards = np.zeros(128, dtype=np.int64)
     allow = np.zeros(128, dtype=np.int64)
@@ -134,7 +136,7 @@ def enumerate_worlds(game, state, player, module, key):
         loc_of = np.zeros(128, dtype=np.int64)
         loc_of[:ncard] = pl
         world[:] = 0
-        ok = module._build(state.row, np.int64(player), opts, cards, loc_of, ncard, world, np.zeros(1, dtype=np.int64))
+        ok = module._build(state.row, np.int64(player), ropts, cards, loc_of, ncard, world, np.zeros(1, dtype=np.int64))
         if not ok:
             continue
         w = State(game, world.copy())

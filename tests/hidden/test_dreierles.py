@@ -11,7 +11,7 @@ import tarockrl
 from tarockrl.games.dreierles import kernels as K
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles import resample as R
-from tarockrl.games.dreierles.cards import PLAIN_NON_KING
+from tarockrl.games.dreierles.cards import CARD_CODES, PLAIN_NON_KING, mask_codes
 from tests.hidden.common import (
     check_world,
     hidden_size,
@@ -61,7 +61,7 @@ def _sweep(game, n, start=0):
     ],
 )
 def test_worlds_replay_and_keep_the_view(options):
-    _sweep(tarockrl.make_game("dreierles", **options), 40)
+    _sweep(tarockrl.make_game("dreierles", **options), 12)
 
 
 @pytest.mark.slow
@@ -105,8 +105,8 @@ def _late_positions(game, want, max_placements, min_trick=9):
 )
 def test_uniform_against_exact_enumeration(options):
     game = tarockrl.make_game("dreierles", **options)
-    positions = _late_positions(game, 6, 3000)
-    assert len(positions) >= 6
+    positions = _late_positions(game, 3, 2000)
+    assert len(positions) >= 3
     for state, p in positions:
         n, support_ok, pvalue, _tv = uniformity(game, state, p, R, key)
         assert support_ok, "sampled worlds differ from the enumerated ones"
@@ -128,9 +128,9 @@ def test_uniform_with_hidden_discards_and_voids():
         n, support_ok, pvalue, _tv = uniformity(GAME, state, p, R, key)
         assert support_ok and pvalue > 1e-4
         found += 1
-        if found == 3:
+        if found == 2:
             break
-    assert found == 3
+    assert found == 2
 
 
 # ---- the reproducers of issue 11 ----------------------------------------------------------------------------
@@ -153,18 +153,26 @@ def test_taken_blind_card_discarded_face_down_stays_with_the_declarer():
 
 
 def test_fallback_declarer_holds_no_plain_card():
-    for seed in range(4000):
-        state = random_position(GAME, seed, 12, deal_id=seed)
-        if state.is_terminal() or state.row[L.FALLBACK] == 0 or state.phase() == "discard":
-            continue
-        d = int(state.row[L.DECLARER])
-        for p in range(3):
-            if p == d:
-                continue
-            for s in range(30):
-                assert int(state.resample_hidden(p, s).row[L.HAND + d]) & int(PLAIN_NON_KING) == 0
-        return
-    pytest.fail("no fallback position found")
+    """A declarer who had to discard a trump face up holds no plain non-king card in any world."""
+    plain = [c for c in range(54) if (int(PLAIN_NON_KING) >> c) & 1]
+    others = [c for c in range(16, 54) if c not in (16, 17, plain[0])]
+    deal = {
+        "dealer": 0,
+        "hands": [mask_codes(sum(1 << c for c in others[16:32])), mask_codes((1 << 16) - 1),
+                  mask_codes(sum(1 << c for c in others[:16]))],
+        "blind": [CARD_CODES[c] for c in (16, 17, plain[0])] + [CARD_CODES[c] for c in others[32:]],
+    }
+    state = GAME.new_initial_state(deal=deal)
+    for name in ("BID Dreier", "PASS", "PASS"):
+        _act(state, name)
+    while state.phase() == "discard":
+        state.apply_action(min(state.legal_actions()))  # trumps have the lowest discard actions
+    assert state.row[L.FALLBACK] != 0
+    for p in (0, 2):
+        for s in range(30):
+            world = state.resample_hidden(p, s)
+            assert int(world.row[L.HAND + 1]) & int(PLAIN_NON_KING) == 0
+            check_world(GAME, state, world, p, K.check_invariants)
 
 
 def test_pending_pfeife_decision_keeps_the_defenders_view():
@@ -181,7 +189,7 @@ def test_pending_pfeife_decision_keeps_the_defenders_view():
 def test_declined_pfeife_is_rewritten_in_the_history():
     """NO_ANNOUNCE appears in a world's history exactly when the world's declarer held the Pfeife."""
     seen = Counter()
-    for seed in range(400):
+    for seed in range(150):
         state = random_position(GAME, seed, 30, deal_id=seed)
         d = int(state.row[L.DECLARER])
         if d < 0 or state.is_terminal():

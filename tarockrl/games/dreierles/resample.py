@@ -252,8 +252,11 @@ def _setup(state, player, opts, cards, allow, caps):
 
 
 @njit(cache=True)
-def _build(state, player, opts, cards, loc_of, ncard, world, rs):
-    """Write into ``world`` the replayed game of one assignment (generator in ``rs[0]``); returns ``ok``."""
+def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
+    """Write into ``world`` the replayed game of one assignment (generator in ``rs[0]``); returns ``ok``.
+
+    ``ropts`` are the rules options with ``auto_play_forced`` off (the history is replayed as recorded).
+    """
     d = state[DECLARER]
     got = np.zeros(NUM_LOC, dtype=np.int64)
     for k in range(ncard):
@@ -278,7 +281,7 @@ def _build(state, player, opts, cards, loc_of, ncard, world, rs):
     else:
         taken = state[BLIND_TAKEN]
         rest = state[BLIND_REST]
-        if player == d or opts[O_DEF_SEE_BLIND] == 0:
+        if player == d or ropts[O_DEF_SEE_BLIND] == 0:
             rest = got[LOC_BLIND]
         i = 0
         m = taken
@@ -296,8 +299,6 @@ def _build(state, player, opts, cards, loc_of, ncard, world, rs):
         dealt[s] = hands[s] | state[PLAYED_BY + s]
     if d >= 0:
         dealt[d] = (dealt[d] | discards) & ~state[BLIND_TAKEN]
-    ropts = opts.copy()
-    ropts[O_AUTO_FORCED] = 0
     init_from_deal(world, dealt, blind, state[DEALER], ropts)
     hide_announce = d >= 0 and player != d
     new_disc = got[LOC_DISC]
@@ -355,12 +356,14 @@ def resample_hidden(state, player, opts, rng, scratch):
     if not total > 0.0:
         return rng, False
     loc_of = np.zeros(64, dtype=np.int64)
-    perm = np.zeros(64, dtype=np.int64)
+    perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
+    ropts = opts.copy()
+    ropts[O_AUTO_FORCED] = 0
     world = np.zeros(STATE_LEN, dtype=np.int64)
     rs = np.zeros(1, dtype=np.int64)
     rs[0] = rng
     draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
-    ok = _build(state, player, opts, cards, loc_of, ncard, world, rs)
+    ok = _build(state, player, ropts, cards, loc_of, ncard, world, rs)
     if ok:
         state[:] = world
     return rs[0], ok
@@ -378,14 +381,16 @@ def sample_worlds(state, player, opts, seed, out):
     if not total > 0.0:
         return n
     loc_of = np.zeros(64, dtype=np.int64)
-    perm = np.zeros(64, dtype=np.int64)
+    perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
+    ropts = opts.copy()
+    ropts[O_AUTO_FORCED] = 0
     fails = 0
     base = stream_seed(seed, player)
     rs = np.zeros(1, dtype=np.int64)
     for i in range(n):
         rs[0] = stream_seed(base, i)
         draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
-        ok = _build(state, player, opts, cards, loc_of, ncard, out[i], rs)
+        ok = _build(state, player, ropts, cards, loc_of, ncard, out[i], rs)
         if not ok:
             fails += 1
     return fails

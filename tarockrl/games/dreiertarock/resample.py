@@ -25,6 +25,10 @@ into its two packets uniformly).
   tarock then. The one case not expressible card by card, a seat that did not beat while the Pagat was its only
   beating card and it held other tarocks, is honoured only when the seat later played another tarock (else the
   Pagat is excluded from its hand: those rare worlds are left out).
+* with ``redeal_without_tarock``, every dealt hand held a tarock: for each other seat not yet known to have
+  been dealt one, the worlds are a disjoint union over "its lowest dealt tarock is card x" (each a per-card
+  problem), and the component is drawn in proportion to its count (exact, but one count per component and a
+  recount per world whose component changes: slower).
 
 **Hidden actions rewritten**: the declarer's face-down DISCARD actions get the world's discards (ascending, in
 the same positions; such a history is always legal).
@@ -33,10 +37,9 @@ the same positions; such a history is always legal).
 made, Kontra and GOOD, the choice of cards played or discarded. Worlds are uniform over card placements
 (classic PIMC).
 
-**Limits**: ``redeal_without_tarock=True`` (every dealt hand holds a tarock) is not a per-card constraint and
-is not supported: the sampler reports failure (``ok`` False) when a drawn world's deal would be void. While the
-declarer is still discarding after a face-up tarock, the bound on his remaining plain cards is not applied. A
-finished deal is returned unchanged; with ``auto_play_forced`` the history is replayed without auto-play.
+**Limits**: while the declarer is still discarding after a face-up tarock, the bound on his remaining plain
+cards is not applied. A finished deal is returned unchanged; with ``auto_play_forced`` the history is replayed
+without auto-play.
 """
 
 from __future__ import annotations
@@ -72,7 +75,6 @@ from tarockrl.games.dreiertarock.layout import (
     HIST,
     HIST_LEN,
     MAX_EPISODE_LENGTH,
-    N_DISCARDS,
     PACKET,
     PHASE,
     PLAYED_BY,
@@ -83,8 +85,8 @@ from tarockrl.games.dreiertarock.layout import (
     TRISCHAKEN,
     VOIDS,
 )
-from tarockrl.games.dreiertarock.rules import O_AUTO_FORCED, O_DISCARD_FREE, O_KAISERSTICH
-from tarockrl.games.worlds import draw, plan, rand_below
+from tarockrl.games.dreiertarock.rules import O_AUTO_FORCED, O_DISCARD_FREE, O_KAISERSTICH, O_REDEAL_NO_TAROCK
+from tarockrl.games.worlds import draw, plan, rand_below, rand_unit
 
 ONE = np.int64(1)
 SCRATCH_LEN = 1
@@ -235,8 +237,11 @@ def _setup(state, player, opts, cards, allow, caps):
 
 
 @njit(cache=True)
-def _build(state, player, opts, cards, loc_of, ncard, world, rs):
-    """Write into ``world`` the replayed game of one assignment (generator in ``rs[0]``); returns ``ok``."""
+def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
+    """Write into ``world`` the replayed game of one assignment (generator in ``rs[0]``); returns ``ok``.
+
+    ``ropts`` are the rules options with ``auto_play_forced`` off (the history is replayed as recorded).
+    """
     d = state[DECLARER]
     got = np.zeros(NUM_LOC, dtype=np.int64)
     for k in range(ncard):
@@ -269,8 +274,6 @@ def _build(state, player, opts, cards, loc_of, ncard, world, rs):
         dealt[d] |= discards
         if state[TAKEN] >= 0:
             dealt[d] &= ~state[PACKET + state[TAKEN]]
-    ropts = opts.copy()
-    ropts[O_AUTO_FORCED] = 0
     init_from_deal(world, dealt[0], dealt[1], dealt[2], p0, p1, state[DEALER], ropts)
     rewrite = d >= 0 and player != d
     new_disc = got[LOC_DISC]
@@ -288,16 +291,121 @@ def _build(state, player, opts, cards, loc_of, ncard, world, rs):
 
 
 @njit(cache=True)
-def _prepare(state, player, opts):
+def _redeal_seats(state, player, opts, seats):
+    """Under ``redeal_without_tarock``: the other seats whose dealt hand is not yet known to hold a tarock."""
+    if opts[O_REDEAL_NO_TAROCK] == 0:
+        return 0
+    d = state[DECLARER]
+    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    k = 0
+    for s in range(3):
+        if s == player:
+            continue
+        known = (state[PLAYED_BY + s] & TAROCKS & ~taken) != 0
+        for b in range(3):
+            if state[ANN_BY + b] == s and (taken >> b) & 1 == 0:
+                known = True
+        if s == d and (state[DISCARDS_UP] & ~taken) != 0:
+            known = True
+        if not known:
+            seats[k] = s
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _component(cards, allow0, ncard, taken, seats, nseat, xs, allow):
+    """The placement problem of one mixture component: seat ``seats[i]``'s lowest dealt tarock is card
+    position ``xs[i]`` (so that card lies in its hand and no lower hidden dealt tarock does)."""
+    for k in range(ncard):
+        allow[k] = allow0[k]
+    for i in range(nseat):
+        s = seats[i]
+        x = xs[i]
+        allow[x] &= ONE << s
+        for k in range(ncard):
+            c = cards[k]
+            if c < cards[x] and c <= 21 and ((taken >> c) & 1) == 0:
+                allow[k] &= ~(ONE << s)
+
+
+@njit(cache=True)
+def _sample_many(state, player, opts, out, base, single_rng):
+    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``single_rng`` when
+    there is one world and ``base`` is 0); returns ``(failures, rng)``."""
+    n = out.shape[0]
     cards = np.zeros(64, dtype=np.int64)
+    allow0 = np.zeros(64, dtype=np.int64)
     allow = np.zeros(64, dtype=np.int64)
     caps = np.zeros(NUM_LOC, dtype=np.int64)
-    ncard = _setup(state, player, opts, cards, allow, caps)
+    ncard = _setup(state, player, opts, cards, allow0, caps)
+    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    seats = np.zeros(2, dtype=np.int64)
+    nseat = _redeal_seats(state, player, opts, seats)
+    # mixture components (one per choice of each constrained seat's lowest dealt tarock); one when none
+    ncomp = 1
+    comp_x = np.zeros((1, 2), dtype=np.int64)
+    if nseat > 0:
+        cand = np.zeros(64, dtype=np.int64)
+        nc = 0
+        for k in range(ncard):
+            c = cards[k]
+            if c <= 21 and ((taken >> c) & 1) == 0:
+                cand[nc] = k
+                nc += 1
+        ncomp = nc if nseat == 1 else nc * nc
+        comp_x = np.zeros((max(ncomp, 1), 2), dtype=np.int64)
+        for i in range(ncomp):
+            comp_x[i, 0] = cand[i % nc]
+            comp_x[i, 1] = cand[i // nc] if nseat == 2 else 0
+    weights = np.zeros(max(ncomp, 1), dtype=np.float64)
+    total = 0.0
+    xs = np.zeros(2, dtype=np.int64)
+    for i in range(ncomp):
+        xs[0] = comp_x[i, 0]
+        xs[1] = comp_x[i, 1]
+        if nseat == 2 and xs[0] == xs[1]:
+            continue
+        _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
+        T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+        full = 0
+        for j in range(NUM_LOC):
+            full += caps[j] * strides[j]
+        weights[i] = table[0, full]
+        total += weights[i]
+    if not total > 0.0:
+        return n, single_rng
+    loc_of = np.zeros(64, dtype=np.int64)
+    perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
+    ropts = opts.copy()
+    ropts[O_AUTO_FORCED] = 0
+    rs = np.zeros(1, dtype=np.int64)
+    current = -1
+    _component(cards, allow0, ncard, taken, seats, 0, xs, allow)
     T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
-    full = 0
-    for j in range(NUM_LOC):
-        full += caps[j] * strides[j]
-    return cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, table[0, full]
+    fails = 0
+    for w in range(n):
+        rs[0] = stream_seed(base, w) if base != 0 else single_rng
+        comp = 0
+        if nseat > 0:
+            target = rand_unit(rs) * total
+            acc = 0.0
+            for i in range(ncomp):
+                if weights[i] > 0.0:
+                    comp = i
+                    acc += weights[i]
+                    if acc > target:
+                        break
+            if comp != current:
+                xs[0] = comp_x[comp, 0]
+                xs[1] = comp_x[comp, 1]
+                _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
+                T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+                current = comp
+        draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
+        if not _build(state, player, ropts, cards, loc_of, ncard, out[w], rs):
+            fails += 1
+    return fails, rs[0]
 
 
 @njit(cache=True)
@@ -305,31 +413,55 @@ def count_worlds(state, player, opts):
     """The number of worlds consistent with ``player``'s information (float64; 1 for a finished deal)."""
     if state[PHASE] == TERMINAL:
         return 1.0
-    return _prepare(state, player, opts)[10]
+    cards = np.zeros(64, dtype=np.int64)
+    allow0 = np.zeros(64, dtype=np.int64)
+    allow = np.zeros(64, dtype=np.int64)
+    caps = np.zeros(NUM_LOC, dtype=np.int64)
+    ncard = _setup(state, player, opts, cards, allow0, caps)
+    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    seats = np.zeros(2, dtype=np.int64)
+    nseat = _redeal_seats(state, player, opts, seats)
+    xs = np.zeros(2, dtype=np.int64)
+    total = 0.0
+    if nseat == 0:
+        _component(cards, allow0, ncard, taken, seats, 0, xs, allow)
+        T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+        full = 0
+        for j in range(NUM_LOC):
+            full += caps[j] * strides[j]
+        return table[0, full]
+    for x0 in range(ncard):
+        for x1 in range(ncard if nseat == 2 else 1):
+            if cards[x0] > 21 or ((taken >> cards[x0]) & 1) != 0:
+                continue
+            if nseat == 2 and (x1 == x0 or cards[x1] > 21 or ((taken >> cards[x1]) & 1) != 0):
+                continue
+            xs[0] = x0
+            xs[1] = x1
+            _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
+            T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+            full = 0
+            for j in range(NUM_LOC):
+                full += caps[j] * strides[j]
+            total += table[0, full]
+    return total
 
 
 @njit(cache=True)
 def resample_hidden(state, player, opts, rng, scratch):
     """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
 
-    ``ok`` is False (state unchanged) only when no world exists (an inconsistent state, or a void deal under
-    ``redeal_without_tarock``). ``scratch`` is unused (kept for the common kernel signature).
+    ``ok`` is False (state unchanged) only when no world exists (an inconsistent state). ``scratch`` is unused
+    (kept for the common kernel signature).
     """
     if state[PHASE] == TERMINAL:
         return rng, True
-    cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total = _prepare(state, player, opts)
-    if not total > 0.0:
+    out = np.zeros((1, STATE_LEN), dtype=np.int64)
+    fails, rng = _sample_many(state, player, opts, out, np.int64(0), rng)
+    if fails:
         return rng, False
-    loc_of = np.zeros(64, dtype=np.int64)
-    perm = np.zeros(64, dtype=np.int64)
-    world = np.zeros(STATE_LEN, dtype=np.int64)
-    rs = np.zeros(1, dtype=np.int64)
-    rs[0] = rng
-    draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
-    ok = _build(state, player, opts, cards, loc_of, ncard, world, rs)
-    if ok:
-        state[:] = world
-    return rs[0], ok
+    state[:] = out[0]
+    return rng, True
 
 
 @njit(cache=True)
@@ -340,18 +472,8 @@ def sample_worlds(state, player, opts, seed, out):
         for i in range(n):
             out[i, :] = state
         return 0
-    cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total = _prepare(state, player, opts)
-    if not total > 0.0:
-        return n
-    loc_of = np.zeros(64, dtype=np.int64)
-    perm = np.zeros(64, dtype=np.int64)
-    fails = 0
     base = stream_seed(seed, player)
-    rs = np.zeros(1, dtype=np.int64)
-    for i in range(n):
-        rs[0] = stream_seed(base, i)
-        draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
-        ok = _build(state, player, opts, cards, loc_of, ncard, out[i], rs)
-        if not ok:
-            fails += 1
+    if base == 0:
+        base = np.int64(1)
+    fails, _rng = _sample_many(state, player, opts, out, base, np.int64(0))
     return fails
