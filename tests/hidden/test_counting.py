@@ -45,7 +45,7 @@ def test_draws_are_uniform():
         c = np.array(caps, dtype=np.int64)
         plan = W.plan(len(allow), a, c, n_loc)
         loc = np.zeros(len(allow) + 1, dtype=np.int64)
-        perm = np.zeros(len(allow) + 1, dtype=np.int64)
+        perm = np.zeros(len(allow) + 3 * (n_loc + 1), dtype=np.int64)
         rs = np.array([tested], dtype=np.int64)
         draws = 60 * exact
         counts = Counter()
