@@ -88,6 +88,8 @@ class GameDefinition:
     # optional: (row, player, opts, rng, scratch) -> (rng, ok), redistributing the cards hidden from player
     resample_hidden: Callable | None = None
     resample_scratch_len: int = 0
+    # optional: (row, player, opts, seed, out_rows) -> failures, n uniform worlds of player's view in one call
+    sample_worlds: Callable | None = None
 
 
 def _as_action(action: Any, num_actions: int) -> int:
@@ -204,6 +206,25 @@ class Game:
         from tarockrl.games.session import new_session
 
         return new_session(self, seed, **params)
+
+    def sample_worlds(self, state: State, player: int, n: int, seed: int = 0) -> Batch:
+        """``n`` worlds drawn uniformly from those consistent with ``player``'s view of ``state``, as a batch.
+
+        World ``i`` depends only on ``(seed, player, i)`` and on what ``player`` knows (see the game's
+        ``resample`` module for the information honoured). One numba call; the batch can be stepped at once.
+        """
+        self._check_mine(state)
+        d = self._def
+        if d.sample_worlds is None:
+            raise NotImplementedError(f"{self.name} has no batched world sampler yet")
+        player = _check_int("player", player, 0, self.num_players - 1)
+        n = _check_int("n", n, 0, 2**22)
+        seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
+        rows = np.zeros((n, d.state_len), dtype=np.int64)
+        fails = d.sample_worlds(state._row, np.int64(player), self._opts, np.int64(seed), rows)
+        if fails:
+            raise RuntimeError(f"{fails} of {n} worlds could not be built: the state is inconsistent")
+        return Batch(self, rows)
 
     def state_from_bytes(self, data: bytes) -> State:
         """Inverse of :meth:`State.to_bytes`.

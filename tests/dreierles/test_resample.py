@@ -82,10 +82,12 @@ def test_public_cards_stay_with_the_declarer():
     state = GAME.new_initial_state(deal=E2_DEAL)
     for name in ("BID Dreier", "BID Zweier", "PASS", "DISCARD H1", "DISCARD D1", "ANNOUNCE_PFEIFE"):
         act(state, name)
-    taken = int(state.row[L.BLIND_TAKEN]) & int(state.row[L.HAND + 1])
+    taken = int(state.row[L.BLIND_TAKEN])
     for seed in range(50):
-        hand = int(state.resample_hidden(0, seed=seed).row[L.HAND + 1])
-        assert hand & taken == taken and hand & 1  # the announced Pfeife stays
+        row = state.resample_hidden(0, seed=seed).row
+        hand = int(row[L.HAND + 1])
+        # the taken blind cards stay with the declarer (in his hand or face down among his discards)
+        assert (hand | int(row[L.DISCARDS])) & taken == taken and hand & 1  # the announced Pfeife stays
 
 
 def test_resampling_is_reproducible_and_leaves_original():

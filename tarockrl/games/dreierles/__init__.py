@@ -66,6 +66,7 @@ DEFINITION = GameDefinition(
     step=kernels.step,
     resample_hidden=resample.resample_hidden,
     resample_scratch_len=resample.SCRATCH_LEN,
+    sample_worlds=resample.sample_worlds,
 )
 
 __all__ = ["DEFINITION", "DreierlesRules"]

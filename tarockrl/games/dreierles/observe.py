@@ -144,11 +144,13 @@ def observe(state, player, opts, out):
     # phase and mover as this seat may see them
     phase = state[PHASE]
     cur = state[CUR]
+    leader = state[LEADER]
     if phase == ANNOUNCE and player != declarer:
         view = state.copy()
         apply_unchecked(view, A_NO_ANNOUNCE, opts)
         phase = view[PHASE]
         cur = view[CUR]
+        leader = view[LEADER]  # the trick leader too (else the leader slot would show a pending decision)
     out[OBS_PHASE + phase] = 1.0
     if cur >= 0:
         out[OBS_TO_MOVE + (cur - player) % 3] = 1.0
@@ -182,8 +184,7 @@ def observe(state, player, opts, out):
     if state[REKNOCK_DEC] >= 0:
         out[OBS_REKNOCK + (1 - state[REKNOCK_DEC])] = 1.0
     out[OBS_N_KNOCKS] = state[KNOCKS] / 3.0
-    if state[PHASE] == PLAY:
-        leader = state[LEADER]
+    if phase == PLAY:
         out[OBS_LEADER + (leader - player) % 3] = 1.0
         for i in range(state[TRICK_N]):
             seat = (leader + i) % 3

@@ -1,20 +1,49 @@
-"""Resampling the cards a seat cannot see (for Monte Carlo sampling of hidden hands, e.g. PIMC).
+"""Dreierles: exact uniform sampling of the cards a seat cannot see (worlds for PIMC search).
 
-``resample_hidden(state, player, opts, rng, scratch)`` redistributes every card hidden from ``player`` over the
-places that hold hidden cards, keeping everything ``player`` knows:
+``resample_hidden(state, player, opts, rng, scratch)`` replaces ``state`` by a *world*: a whole deal that could
+have happened, drawn uniformly among all worlds consistent with what ``player`` knows, built as a deal plus the
+history replayed action by action by the rule kernels (so every derived slot, hand bonus basis included, is that
+of a real game). :func:`sample_worlds` draws many worlds of one position in one call. The counting core is
+:mod:`tarockrl.games.worlds`.
 
-* the other seats' hands keep their sizes and their public cards (blind cards turned up for the declarer, the
-  announced Pfeife), and never receive a card of a suit the seat has shown it lacks (a seat that did not follow
-  suit is void in it, and also in trumps if it did not trump);
-* the declarer's hidden discards stay plain non-king cards (the only cards that can be discarded face down);
-* the blind (before the auction ends, and in Räuber) and the defenders' part of the blind (when ``player`` may
-  not see it) are refilled from the same pool.
+**Hidden locations** (relative to ``player``): the other two hands (their current sizes), the declarer's
+face-down discards (to a defender; their number is public), the whole blind in the auction and in Räuber, and
+the defenders' part of the blind when ``player`` may not see it (the declarer always; a defender with
+``defenders_see_unused_blind=False``).
 
-The result is consistent with ``player``'s observation, which it leaves unchanged, and with every invariant of
-the state (so it can be played on with the ordinary kernels). Dealt and start-of-play hands are rebuilt from
-the new hands so that hand bonuses are scored on the sampled cards. The sampler deals the most constrained
-place first and retries with fresh randomness when a choice leaves a later place short; inferences beyond
-voids (for example from the Räuber play restrictions) are not used as constraints.
+**Information honoured** (hard constraints, all public to ``player``):
+
+* every card ``player`` has seen: own hand and own discards, every card played, the blind cards turned up for
+  the declarer, the defenders' part of the blind when visible, trumps discarded face up under the fallback;
+* the blind cards taken by the declarer lie in his hand or among his face-down discards, never elsewhere;
+* face-down discards are plain non-king cards (the only cards that can be discarded face down, §5);
+* a declarer who discarded a trump face up (the fallback) holds no plain non-king card once discarding is over
+  (he could not have discarded a trump while able to fill the discards with plain cards);
+* voids: a seat that did not follow suit holds none of that suit, and none of the trumps if it did not trump;
+* an announced Pfeife lies in the declarer's hand (until played);
+* Räuber play restrictions (§ Räuber): every Räuber card play of another seat must have been legal in the world,
+  which excludes cards: under ``steinmauern`` a seat that did not play the due Pfeife while it would have been
+  legal does not hold it, and a seat that played the 21 while the 21-rule forbade it (unless it held no other
+  trump) holds no other trump; under ``iffezheim`` a seat that played none of Stieß / 21 / (from trick 3) Pfeife
+  while each would have been legal holds none of them, and a card the rule forbids that was played anyway was
+  the seat's only legal card.
+
+**Hidden actions rewritten**: the declarer's face-down DISCARD actions get the world's discards (ascending, in
+the same positions; every such history is legal); the declarer's NO_ANNOUNCE (a private decision) is removed
+or inserted as the world's Pfeife requires. A Pfeife decision still pending is left pending when the world's
+declarer holds the Pfeife and is absent otherwise (both show ``player`` the same observation).
+
+**Deliberately not used** (soft signals, strategy-dependent): the bids and passes, knocks, a declined or
+missing Pfeife announcement (a defender does not see it), the choice of which cards were discarded or played.
+The worlds are uniform over card placements (classic PIMC), not weighted by how likely the opponents' choices
+were.
+
+**Limits**: while the declarer is still discarding after a face-up trump, the bound "fewer plain non-kings than
+discards still to make" is not applied (the worlds may then hold the declarer's remaining discards impossible to
+complete legally); a finished deal is returned unchanged; with ``auto_play_forced`` the history is replayed
+without auto-play (the world may then end on a forced decision that the true game would already have applied).
+The order of the cards inside the blind's taken part and inside a visible rest is normalised (ascending); an
+unseen whole blind is put in uniformly random order.
 """
 
 from __future__ import annotations
@@ -23,21 +52,24 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
-from tarockrl.engine.rng import below
-from tarockrl.engine.select import select_bit
-from tarockrl.games.dreierles.cards import ALL, NUM_CARDS, PFEIFE, PLAIN_NON_KING
-from tarockrl.games.dreierles.kernels import apply_unchecked
+from tarockrl.engine.rng import stream_seed
+from tarockrl.engine.tricks import beats_highest_index
+from tarockrl.games.dreierles.cards import ALL, PFEIFE, PLAIN_NON_KING, STIESS, SUIT_OF_CARD, T21, TRUMPS
+from tarockrl.games.dreierles.kernels import apply_unchecked, init_from_deal, is_legal
 from tarockrl.games.dreierles.layout import (
+    A_ANNOUNCE,
     A_DISCARD,
     A_NO_ANNOUNCE,
+    A_PLAY,
     ANNOUNCE,
     ANNOUNCED,
     AUCTION,
     BLIND,
     BLIND_REST,
     BLIND_TAKEN,
-    DEALT,
+    DEALER,
     DECLARER,
+    DISCARD,
     DISCARDS,
     FALLBACK,
     HAND,
@@ -45,151 +77,320 @@ from tarockrl.games.dreierles.layout import (
     HIST_LEN,
     MAX_EPISODE_LENGTH,
     PHASE,
-    PLAY,
     PLAYED_BY,
     RAEUBER,
-    START_HAND,
+    STATE_LEN,
     TERMINAL,
     VOIDS,
 )
-from tarockrl.games.dreierles.rules import O_DEF_SEE_BLIND
+from tarockrl.games.dreierles.rules import (
+    O_AUTO_FORCED,
+    O_DEF_SEE_BLIND,
+    O_RAEUBER_21,
+    O_RAEUBER_CARRY,
+    O_RAEUBER_PFEIFE,
+    O_RAEUBER_SET,
+)
+from tarockrl.games.worlds import draw, plan, rand_below
 
 ONE = np.int64(1)
-SCRATCH_LEN = 20
-MAX_TRIES = 200
-# places: 0..2 seats' hands, 3 hidden discards, 4 hidden blind cards
+SCRATCH_LEN = 1
+NUM_LOC = 5  # 0..2 seats' hands, 3 face-down discards, 4 hidden blind cards
+LOC_DISC = 3
+LOC_BLIND = 4
 
 
-@njit(cache=True, _nrt=False)
-def _public_in_hand(state, seat):
-    if seat != state[DECLARER]:
-        return np.int64(0)
-    known = state[HAND + seat] & state[BLIND_TAKEN]
-    if state[ANNOUNCED] == 1:
-        known |= state[HAND + seat] & PFEIFE
-    return known
+@njit(cache=True)
+def _raeuber_exclusions(state, player, opts, notin):
+    """Cards each other seat cannot hold, inferred from its Räuber plays (``notin[s] |= ...``)."""
+    rule_set = opts[O_RAEUBER_SET]
+    if rule_set == 2:
+        return
+    leader = (state[DEALER] + 1) % 3
+    trick = np.zeros(3, dtype=np.int64)
+    n = 0
+    trick_no = 1
+    n_trump_led = 0
+    stiess_played = False
+    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    for i in range(h):
+        a = state[HIST + i]
+        if a < A_PLAY:
+            continue
+        c = a - A_PLAY
+        b = ONE << c
+        s = (leader + n) % 3
+        if n == 0 and c <= 21:
+            n_trump_led += 1
+        in_trick = np.int64(0)
+        for q in range(n):
+            in_trick |= ONE << trick[q]
+        # the legal base set: the domain a card of which would have been legal had the seat held it
+        if n == 0:
+            domain = ALL
+        else:
+            led = SUIT_OF_CARD[trick[0]]
+            if (b & led) != 0:
+                domain = led
+            else:
+                domain = TRUMPS if (b & TRUMPS) != 0 else ALL
+        ex = np.int64(0)
+        if s != player:
+            if rule_set == 1:  # iffezheim
+                forbidden = ((b & STIESS) != 0 and (in_trick & T21) != 0) or (
+                    (b & T21) != 0 and (in_trick & STIESS) != 0
+                )
+                if forbidden:
+                    ex |= domain & ~b  # the seat had no other legal card
+                else:
+                    cands = np.int64(0)
+                    if (in_trick & T21) == 0:
+                        cands |= STIESS
+                    if (in_trick & STIESS) == 0:
+                        cands |= T21
+                    if trick_no >= 3:
+                        cands |= PFEIFE
+                    if (b & cands) == 0:
+                        ex |= cands & domain
+            else:  # steinmauern
+                pf_rule = opts[O_RAEUBER_PFEIFE]
+                if pf_rule == 0:
+                    due = trick_no >= 3 if opts[O_RAEUBER_CARRY] != 0 else trick_no == 3
+                else:
+                    due = n > 0 and trick[0] <= 21 and n_trump_led >= 3
+                if due and c != 0:
+                    ex |= PFEIFE & domain
+                if (b & T21) != 0:
+                    rule21 = opts[O_RAEUBER_21]
+                    st_in_trick = (in_trick & STIESS) != 0
+                    restricted = (rule21 == 0 and not (stiess_played or st_in_trick)) or (rule21 == 1 and st_in_trick)
+                    if restricted:
+                        ex |= TRUMPS & ~T21
+        notin[s] |= ex
+        trick[n] = c
+        n += 1
+        if n == 3:
+            led = SUIT_OF_CARD[trick[0]]
+            pos = 0
+            best = trick[0]
+            for q in range(1, 3):
+                if beats_highest_index(trick[q], best, led, TRUMPS):
+                    pos = q
+                    best = trick[q]
+            for q in range(3):
+                if trick[q] == 21:
+                    stiess_played = True
+            leader = (leader + pos) % 3
+            n = 0
+            trick_no += 1
 
 
-@njit(cache=True, _nrt=False)
-def _hidden_blind(state, player, opts):
-    """The blind cards ``player`` cannot see, and whether they are the whole ordered blind."""
-    if state[PHASE] == AUCTION or state[RAEUBER] != 0:
-        blind = np.int64(0)
-        for i in range(6):
-            blind |= ONE << state[BLIND + i]
-        return blind, True
-    if state[PHASE] == TERMINAL:
-        return np.int64(0), False
-    if player == state[DECLARER] or opts[O_DEF_SEE_BLIND] == 0:
-        return state[BLIND_REST], False
-    return np.int64(0), False
-
-
-@njit(cache=True, _nrt=False)
-def resample_hidden(state, player, opts, rng, scratch):
-    """Redistribute the cards hidden from ``player`` (see the module docstring); returns ``(rng, ok)``.
-
-    ``scratch`` is an int64 buffer of ``SCRATCH_LEN`` entries. When no consistent assignment is found within
-    ``MAX_TRIES`` attempts (practically never), the state is left unchanged and ``ok`` is False. A pending
-    Pfeife decision is first resolved as NO_ANNOUNCE when ``player`` is not the declarer, since that is what
-    the other seats see.
-    """
-    if state[PHASE] == ANNOUNCE and player != state[DECLARER]:
-        apply_unchecked(state, A_NO_ANNOUNCE, opts)  # what the other seats see (the decision is private)
-    need = scratch[0:5]
-    allowed = scratch[5:10]
-    got = scratch[10:15]
-    order = scratch[15:20]
-    declarer = state[DECLARER]
-    terminal = state[PHASE] == TERMINAL
+@njit(cache=True)
+def _setup(state, player, opts, cards, allow, caps):
+    """The placement problem of ``player``'s view: fills ``cards``, ``allow``, ``caps``; returns the card count."""
+    phase = state[PHASE]
+    d = state[DECLARER]
+    raeuber = state[RAEUBER] != 0
+    whole_blind = phase == AUCTION or raeuber
+    for j in range(NUM_LOC):
+        caps[j] = 0
     pool = np.int64(0)
     for s in range(3):
-        hidden = np.int64(0) if (s == player or terminal) else state[HAND + s] & ~_public_in_hand(state, s)
-        need[s] = popcount(hidden)
-        allowed[s] = ALL
-        void = state[VOIDS + s]
-        allowed[s] &= ~void
-        pool |= hidden
-    hidden_discards = np.int64(0)
-    if declarer >= 0 and player != declarer and not terminal:
-        hidden_discards = state[DISCARDS] & ~state[FALLBACK]
-    need[3] = popcount(hidden_discards)
-    allowed[3] = PLAIN_NON_KING
-    pool |= hidden_discards
-    blind, whole_blind = _hidden_blind(state, player, opts)
-    need[4] = popcount(blind)
-    allowed[4] = ALL
-    pool |= blind
-    # most constrained place first
-    for h in range(5):
-        order[h] = h
-    for i in range(5):
-        for j in range(i + 1, 5):
-            a = order[i]
-            b = order[j]
-            if popcount(allowed[b] & pool) - need[b] < popcount(allowed[a] & pool) - need[a]:
-                order[i] = b
-                order[j] = a
-    ok = False
-    for _ in range(MAX_TRIES):
-        remaining = pool
-        ok = True
-        for i in range(5):
-            h = order[i]
-            eligible = allowed[h] & remaining
-            if popcount(eligible) < need[h]:
-                ok = False
-                break
-            picked = np.int64(0)
-            for _k in range(need[h]):
-                rng, r = below(rng, popcount(eligible))
-                c = select_bit(eligible, r)
-                picked |= ONE << c
-                eligible &= ~(ONE << c)
-            got[h] = picked
-            remaining &= ~picked
-        if ok:
-            break
-    if not ok:
-        return rng, False
+        if s != player:
+            caps[s] = popcount(state[HAND + s])
+            pool |= state[HAND + s]
+    disc_hidden = np.int64(0)
+    if d >= 0 and player != d:
+        disc_hidden = state[DISCARDS] & ~state[FALLBACK]
+        caps[LOC_DISC] = popcount(disc_hidden)
+        pool |= disc_hidden
+    blind_hidden = np.int64(0)
+    if whole_blind:
+        for i in range(6):
+            blind_hidden |= ONE << state[BLIND + i]
+    elif player == d or opts[O_DEF_SEE_BLIND] == 0:
+        blind_hidden = state[BLIND_REST]
+    caps[LOC_BLIND] = popcount(blind_hidden)
+    pool |= blind_hidden
+    notin = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        if need[s] > 0:
-            state[HAND + s] = _public_in_hand(state, s) | got[s]
-    if need[3] > 0:
-        new_disc = got[3]
-        state[DISCARDS] = state[FALLBACK] | new_disc
-        h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
-        for i in range(h):  # keep the history consistent: the hidden discards get the new cards
-            a = state[HIST + i]
-            if A_DISCARD <= a < A_DISCARD + NUM_CARDS and ((state[FALLBACK] >> (a - A_DISCARD)) & 1) == 0:
+        notin[s] = state[VOIDS + s]
+    if raeuber:
+        _raeuber_exclusions(state, player, opts, notin)
+    if d >= 0 and state[FALLBACK] != 0 and phase != DISCARD:
+        notin[d] |= PLAIN_NON_KING
+    taken = np.int64(0)
+    if d >= 0 and player != d:
+        taken = state[BLIND_TAKEN]
+    pfeife_known = d >= 0 and player != d and state[ANNOUNCED] == 1
+    ncard = 0
+    rest = pool
+    while rest != 0:
+        c = lowest_index(rest)
+        rest &= rest - 1
+        b = ONE << c
+        a = np.int64(0)
+        if pfeife_known and c == 0:
+            a = ONE << d
+        elif (taken & b) != 0:
+            if (notin[d] & b) == 0:
+                a |= ONE << d
+            if (b & PLAIN_NON_KING) != 0 and caps[LOC_DISC] > 0:
+                a |= ONE << LOC_DISC
+        else:
+            for s in range(3):
+                if s != player and caps[s] > 0 and (notin[s] & b) == 0:
+                    a |= ONE << s
+            if (b & PLAIN_NON_KING) != 0 and caps[LOC_DISC] > 0:
+                a |= ONE << LOC_DISC
+            if caps[LOC_BLIND] > 0:
+                a |= ONE << LOC_BLIND
+        cards[ncard] = c
+        allow[ncard] = a
+        ncard += 1
+    return ncard
+
+
+@njit(cache=True)
+def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
+    """Write into ``world`` the replayed game of one assignment (generator in ``rs[0]``); returns ``ok``.
+
+    ``ropts`` are the rules options with ``auto_play_forced`` off (the history is replayed as recorded).
+    """
+    d = state[DECLARER]
+    got = np.zeros(NUM_LOC, dtype=np.int64)
+    for k in range(ncard):
+        got[loc_of[k]] |= ONE << cards[k]
+    hands = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        hands[s] = state[HAND + s] if s == player else got[s]
+    discards = state[DISCARDS]
+    if d >= 0 and player != d:
+        discards = state[FALLBACK] | got[LOC_DISC]
+    blind = np.zeros(6, dtype=np.int64)
+    if state[PHASE] == AUCTION or state[RAEUBER] != 0:
+        cs = got[LOC_BLIND]
+        for i in range(6):
+            blind[i] = lowest_index(cs)
+            cs &= cs - 1
+        for i in range(5, 0, -1):
+            j = rand_below(rs, i + 1)
+            t = blind[i]
+            blind[i] = blind[j]
+            blind[j] = t
+    else:
+        taken = state[BLIND_TAKEN]
+        rest = state[BLIND_REST]
+        if player == d or ropts[O_DEF_SEE_BLIND] == 0:
+            rest = got[LOC_BLIND]
+        i = 0
+        m = taken
+        while m != 0:
+            blind[i] = lowest_index(m)
+            m &= m - 1
+            i += 1
+        m = rest
+        while m != 0:
+            blind[i] = lowest_index(m)
+            m &= m - 1
+            i += 1
+    dealt = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        dealt[s] = hands[s] | state[PLAYED_BY + s]
+    if d >= 0:
+        dealt[d] = (dealt[d] | discards) & ~state[BLIND_TAKEN]
+    init_from_deal(world, dealt, blind, state[DEALER], ropts)
+    hide_announce = d >= 0 and player != d
+    new_disc = got[LOC_DISC]
+    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    for i in range(h):
+        a = state[HIST + i]
+        if hide_announce:
+            if a == A_NO_ANNOUNCE:
+                continue
+            if world[PHASE] == ANNOUNCE and a != A_ANNOUNCE:
+                apply_unchecked(world, A_NO_ANNOUNCE, ropts)
+            if A_DISCARD <= a < A_DISCARD + 54 and ((state[FALLBACK] >> (a - A_DISCARD)) & 1) == 0:
                 c = lowest_index(new_disc)
                 new_disc &= new_disc - 1
-                state[HIST + i] = A_DISCARD + c
-    if need[4] > 0:
-        if whole_blind:
-            cards = got[4]
-            for i in range(6):  # a random order of the six cards
-                rng, r = below(rng, popcount(cards))
-                c = select_bit(cards, r)
-                state[BLIND + i] = c
-                cards &= ~(ONE << c)
-        else:
-            k = 6 - popcount(got[4])
-            cards = got[4]
-            for i in range(k, 6):
-                c = lowest_index(cards)
-                cards &= cards - 1
-                state[BLIND + i] = c
-            state[BLIND_REST] = got[4]
-    # rebuild the dealt and start-of-play hands of the seats whose cards changed
-    for s in range(3):
-        if s == player:
-            continue
-        held = state[HAND + s] | state[PLAYED_BY + s]
-        if state[PHASE] >= PLAY:
-            state[START_HAND + s] = held
-        if s == declarer:
-            state[DEALT + s] = (held | state[DISCARDS]) & ~state[BLIND_TAKEN]
-        else:
-            state[DEALT + s] = held
-    return rng, True
+                a = A_DISCARD + c
+        if not is_legal(world, a, ropts):
+            return False
+        apply_unchecked(world, a, ropts)
+    if hide_announce and world[PHASE] == ANNOUNCE and state[PHASE] != ANNOUNCE:
+        apply_unchecked(world, A_NO_ANNOUNCE, ropts)
+    return True
+
+
+@njit(cache=True)
+def _prepare(state, player, opts):
+    cards = np.zeros(64, dtype=np.int64)
+    allow = np.zeros(64, dtype=np.int64)
+    caps = np.zeros(NUM_LOC, dtype=np.int64)
+    ncard = _setup(state, player, opts, cards, allow, caps)
+    T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+    full = 0
+    for j in range(NUM_LOC):
+        full += caps[j] * strides[j]
+    return cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, table[0, full]
+
+
+@njit(cache=True)
+def count_worlds(state, player, opts):
+    """The number of worlds consistent with ``player``'s information (float64; 1 for a finished deal)."""
+    if state[PHASE] == TERMINAL:
+        return 1.0
+    return _prepare(state, player, opts)[10]
+
+
+@njit(cache=True)
+def resample_hidden(state, player, opts, rng, scratch):
+    """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
+
+    ``ok`` is False (state unchanged) only when no world exists, which means the state is inconsistent.
+    ``scratch`` is unused (kept for the common kernel signature).
+    """
+    if state[PHASE] == TERMINAL:
+        return rng, True
+    cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total = _prepare(state, player, opts)
+    if not total > 0.0:
+        return rng, False
+    loc_of = np.zeros(64, dtype=np.int64)
+    perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
+    ropts = opts.copy()
+    ropts[O_AUTO_FORCED] = 0
+    world = np.zeros(STATE_LEN, dtype=np.int64)
+    rs = np.zeros(1, dtype=np.int64)
+    rs[0] = rng
+    draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
+    ok = _build(state, player, ropts, cards, loc_of, ncard, world, rs)
+    if ok:
+        state[:] = world
+    return rs[0], ok
+
+
+@njit(cache=True)
+def sample_worlds(state, player, opts, seed, out):
+    """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
+    n = out.shape[0]
+    if state[PHASE] == TERMINAL:
+        for i in range(n):
+            out[i, :] = state
+        return 0
+    cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total = _prepare(state, player, opts)
+    if not total > 0.0:
+        return n
+    loc_of = np.zeros(64, dtype=np.int64)
+    perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
+    ropts = opts.copy()
+    ropts[O_AUTO_FORCED] = 0
+    fails = 0
+    base = stream_seed(seed, player)
+    rs = np.zeros(1, dtype=np.int64)
+    for i in range(n):
+        rs[0] = stream_seed(base, i)
+        draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
+        ok = _build(state, player, ropts, cards, loc_of, ncard, out[i], rs)
+        if not ok:
+            fails += 1
+    return fails

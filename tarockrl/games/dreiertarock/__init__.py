@@ -87,6 +87,7 @@ DEFINITION = GameDefinition(
     specialize=None,  # the sizes do not depend on the options
     resample_hidden=resample.resample_hidden,
     resample_scratch_len=resample.SCRATCH_LEN,
+    sample_worlds=resample.sample_worlds,
 )
 
 __all__ = ["DEFINITION", "DreiertarockRules"]

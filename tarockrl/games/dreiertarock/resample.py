@@ -1,27 +1,45 @@
-"""Resampling the cards a seat cannot see (for Monte Carlo sampling of hidden hands, e.g. PIMC).
+"""Dreiertarock: exact uniform sampling of the cards a seat cannot see (worlds for PIMC search).
 
-``resample_hidden(state, player, opts, rng, scratch)`` redistributes every card hidden from ``player`` over the
-places that hold hidden cards, keeping everything ``player`` knows (the spec's information model, section 9.2):
+``resample_hidden(state, player, opts, rng, scratch)`` replaces ``state`` by a *world*: a whole deal that could
+have happened, drawn uniformly among all worlds consistent with what ``player`` knows, built as a deal plus the
+history replayed action by action by the rule kernels. :func:`sample_worlds` draws many worlds of one position in
+one call. The counting core is :mod:`tarockrl.games.worlds`.
 
-* the other seats' hands keep their sizes and their public cards (an announced bird while its announcer still
-  holds it), and never receive a card of a suit the seat has shown it lacks (a seat that did not follow suit
-  is void in it, and also in tarocks if it did not play one);
-* the cards of the talon packet the declarer took stay with him; for the defenders, which of them he kept and
-  which he discarded face down is sampled too (a card of a suit he has shown to lack must have been discarded);
-* after a face-up tarock discard under ``discard_tarock_rule="forced_only"`` the declarer holds no plain
-  non-king card any more (a tarock may only be discarded when those run out), so none is dealt to him;
-* the declarer's hidden discards stay plain non-king cards (the only cards discarded face down), and the
-  DISCARD actions of the history are rewritten to the new cards;
-* the talon is refilled from the same pool while it is hidden: during the auction, in Solo and Solo Valat
-  (the talon in the defenders' pile is never shown) and in Trischaken (set aside unseen); its two packets
-  stay separate places of three cards;
-* with ``redeal_without_tarock`` every dealt hand keeps at least one tarock (the deal was not void).
+**Hidden locations** (relative to ``player``): the other two hands, the declarer's face-down discards (to a
+defender), and the talon while nobody has seen it (the auction, Solo and Solo Valat, Trischaken; it is split
+into its two packets uniformly).
 
-The sample is consistent with ``player``'s observation, which it leaves unchanged, and with every invariant of
-the state, so it can be played on with the ordinary kernels; the dealt hands are rebuilt from the new cards.
-The most constrained place is dealt first, with fresh randomness on a retry when a choice leaves a later
-place short. Inferences beyond the ones above (for example from the Trischaken Stichzwang) are not used.
-A finished deal has nothing left to sample and is returned unchanged.
+**Information honoured** (hard constraints, all public to ``player``):
+
+* every card ``player`` has seen: own hand, own discards, every card played, both talon packets once exposed
+  (Einser to Fünfer), the tarocks discarded face up;
+* the cards of the packet the declarer took lie in his hand or among his face-down discards, never elsewhere
+  (the split between the two is drawn in proportion to the number of worlds);
+* face-down discards are plain non-king cards (kings and trull cards may not be discarded, tarocks only face up);
+* with ``discard_tarock_rule="forced_only"``, a declarer who discarded a tarock holds no plain non-king card
+  once discarding is over;
+* voids: a seat that did not follow suit holds none of that suit, and no tarock if it did not play one;
+* an announced bird (Pagat, Uhu, Kakadu) lies in its announcer's hand until played;
+* Trischaken (§ Trischaken): a seat that did not beat the trick under Stichzwang holds no card of the legal
+  domain that would have beaten it (Kaiserstich variants included); a seat that played the Pagat held no other
+  tarock then. The one case not expressible card by card, a seat that did not beat while the Pagat was its only
+  beating card and it held other tarocks, is honoured only when the seat later played another tarock (else the
+  Pagat is excluded from its hand: those rare worlds are left out).
+* with ``redeal_without_tarock``, every dealt hand held a tarock: for each other seat not yet known to have
+  been dealt one, the worlds are a disjoint union over "its lowest dealt tarock is card x" (each a per-card
+  problem), and the component is drawn in proportion to its count (exact, but one count per component and a
+  recount per world whose component changes: slower).
+
+**Hidden actions rewritten**: the declarer's face-down DISCARD actions get the world's discards (ascending, in
+the same positions; such a history is always legal).
+
+**Deliberately not used** (soft signals): bids, holds and passes, which packet was taken, announcements not
+made, Kontra and GOOD, the choice of cards played or discarded. Worlds are uniform over card placements
+(classic PIMC).
+
+**Limits**: while the declarer is still discarding after a face-up tarock, the bound on his remaining plain
+cards is not applied. A finished deal is returned unchanged; with ``auto_play_forced`` the history is replayed
+without auto-play.
 """
 
 from __future__ import annotations
@@ -30,209 +48,432 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
-from tarockrl.engine.rng import below
-from tarockrl.engine.select import select_bit
-from tarockrl.games.dreiertarock.cards import ALL, PLAIN, PLAIN_NONKING, TAROCKS
+from tarockrl.engine.masktricks import beating_cards, winning_card
+from tarockrl.engine.rng import stream_seed
+from tarockrl.games.dreiertarock.cards import (
+    ALL,
+    OTHER_TAROCKS,
+    PLAIN_NONKING,
+    SUIT_MASK_OF_CARD,
+    T1_MASK,
+    TAROCKS,
+    TRULL,
+)
+from tarockrl.games.dreiertarock.kernels import MOND_SKS, apply_unchecked, init_from_deal, is_legal
 from tarockrl.games.dreiertarock.layout import (
     A_DISCARD,
+    A_PLAY,
     ANN_BY,
     AUCTION,
     CONTRACT,
-    DEALT,
+    DEALER,
     DECLARER,
-    DEF_TALON,
+    DISCARD,
     DISCARDS,
     DISCARDS_UP,
     HAND,
     HIST,
     HIST_LEN,
     MAX_EPISODE_LENGTH,
-    N_DISCARDS,
     PACKET,
     PHASE,
     PLAYED_BY,
     SOLO,
+    STATE_LEN,
     TAKEN,
     TERMINAL,
     TRISCHAKEN,
     VOIDS,
 )
-from tarockrl.games.dreiertarock.rules import O_DISCARD_FREE, O_REDEAL_NO_TAROCK
+from tarockrl.games.dreiertarock.rules import O_AUTO_FORCED, O_DISCARD_FREE, O_KAISERSTICH, O_REDEAL_NO_TAROCK
+from tarockrl.games.worlds import draw, plan, rand_below, rand_unit
 
 ONE = np.int64(1)
-N_PLACES = 6  # 0..2 the seats' hands, 3 the hidden discards, 4 and 5 the talon packets
-SCRATCH_LEN = 5 * N_PLACES
-MAX_TRIES = 200
+SCRATCH_LEN = 1
+NUM_LOC = 5  # 0..2 seats' hands, 3 face-down discards, 4 the unseen talon
+LOC_DISC = 3
+LOC_TALON = 4
 
 
-@njit(cache=True, _nrt=False)
-def announced_in_hand(state, seat):
-    """Announced birds that ``seat`` announced and still holds (announcing shows that he holds the card)."""
-    known = np.int64(0)
-    for b in range(3):
-        if state[ANN_BY + b] == seat:
-            known |= ONE << b
-    return known & state[HAND + seat]
+@njit(cache=True)
+def _trischaken_exclusions(state, player, opts, notin):
+    """Cards each other seat cannot hold, inferred from its Trischaken plays (``notin[s] |= ...``)."""
+    seats = np.zeros(64, dtype=np.int64)
+    cards = np.zeros(64, dtype=np.int64)
+    pos = np.zeros(64, dtype=np.int64)
+    lead = np.zeros(64, dtype=np.int64)
+    m = 0
+    leader = (state[DEALER] + 1) % 3
+    n = 0
+    trick = np.zeros(3, dtype=np.int64)
+    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    for i in range(h):
+        a = state[HIST + i]
+        if a >= A_DISCARD:
+            continue
+        c = a - A_PLAY
+        seats[m] = (leader + n) % 3
+        cards[m] = c
+        pos[m] = n
+        lead[m] = trick[0]
+        trick[n] = c
+        m += 1
+        n += 1
+        if n == 3:
+            tm = (ONE << trick[0]) | (ONE << trick[1]) | (ONE << trick[2])
+            if opts[O_KAISERSTICH] != 0 and (tm & TRULL) == TRULL:
+                w = 0
+            else:
+                w = winning_card(tm, SUIT_MASK_OF_CARD[trick[0]], TAROCKS)
+            for q in range(3):
+                if trick[q] == w:
+                    leader = (leader + q) % 3
+                    break
+            n = 0
+    for e in range(m):
+        s = seats[e]
+        if s == player:
+            continue
+        c = cards[e]
+        b = ONE << c
+        if c == 0:
+            notin[s] |= OTHER_TAROCKS
+            continue
+        k = pos[e]
+        if k == 0:
+            continue
+        led = SUIT_MASK_OF_CARD[lead[e]]
+        tm = np.int64(0)
+        for q in range(e - k, e):
+            tm |= ONE << cards[q]
+        if (b & led) != 0:
+            domain = led
+        elif (b & TAROCKS) != 0:
+            domain = TAROCKS
+        else:
+            domain = ALL
+        beat = beating_cards(domain, tm, led, TAROCKS)
+        if opts[O_KAISERSTICH] != 0 and k == 2:
+            if (tm & MOND_SKS) == MOND_SKS:
+                beat = domain & T1_MASK
+            elif (tm & T1_MASK) != 0 and (tm & MOND_SKS) != 0:
+                beat &= ~(MOND_SKS & ~tm)
+        if (beat & b) != 0:
+            continue
+        ex = beat & ~T1_MASK
+        if (beat & T1_MASK) != 0:
+            later_tarock = False
+            for q in range(e + 1, m):
+                if seats[q] == s and cards[q] != 0 and cards[q] <= 21:
+                    later_tarock = True
+            if not later_tarock:
+                ex |= T1_MASK
+        notin[s] |= ex
 
 
-@njit(cache=True, _nrt=False)
-def _random_subset(rng, cards, k):
-    """``k`` cards drawn uniformly from the mask ``cards`` (k <= popcount(cards)); returns ``(rng, subset)``."""
-    picked = np.int64(0)
-    for _ in range(k):
-        rng, r = below(rng, popcount(cards))
-        c = select_bit(cards, r)
-        picked |= ONE << c
-        cards &= ~(ONE << c)
-    return rng, picked
+@njit(cache=True)
+def _talon_hidden(state):
+    return state[PHASE] == AUCTION or state[CONTRACT] >= SOLO or state[TRISCHAKEN] != 0
 
 
-@njit(cache=True, _nrt=False)
-def _split_taken_cards(state, rng, no_plain_left):
-    """For a defender's sample: which talon cards the declarer took (public) he discarded and which he kept.
+@njit(cache=True)
+def _setup(state, player, opts, cards, allow, caps):
+    """The placement problem of ``player``'s view: fills ``cards``, ``allow``, ``caps``; returns the card count."""
+    d = state[DECLARER]
+    for j in range(NUM_LOC):
+        caps[j] = 0
+    pool = np.int64(0)
+    for s in range(3):
+        if s != player:
+            caps[s] = popcount(state[HAND + s])
+            pool |= state[HAND + s]
+    if d >= 0 and player != d:
+        hidden = state[DISCARDS] & ~state[DISCARDS_UP]
+        caps[LOC_DISC] = popcount(hidden)
+        pool |= hidden
+    if _talon_hidden(state):
+        talon = state[PACKET] | state[PACKET + 1]
+        caps[LOC_TALON] = 6
+        pool |= talon
+    notin = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        notin[s] = state[VOIDS + s]
+    if state[TRISCHAKEN] != 0:
+        _trischaken_exclusions(state, player, opts, notin)
+    if d >= 0 and opts[O_DISCARD_FREE] == 0 and state[DISCARDS_UP] != 0 and state[PHASE] != DISCARD:
+        notin[d] |= PLAIN_NONKING
+    taken = np.int64(0)
+    if d >= 0 and player != d and state[TAKEN] >= 0:
+        taken = state[PACKET + state[TAKEN]]
+    ncard = 0
+    rest = pool
+    while rest != 0:
+        c = lowest_index(rest)
+        rest &= rest - 1
+        b = ONE << c
+        a = np.int64(0)
+        owner = -1
+        if c <= 2 and state[ANN_BY + c] >= 0:
+            owner = state[ANN_BY + c]
+        if owner >= 0:
+            a = ONE << owner
+        elif (taken & b) != 0:
+            if (notin[d] & b) == 0:
+                a |= ONE << d
+            if (b & PLAIN_NONKING) != 0 and caps[LOC_DISC] > 0:
+                a |= ONE << LOC_DISC
+        else:
+            for s in range(3):
+                if s != player and caps[s] > 0 and (notin[s] & b) == 0:
+                    a |= ONE << s
+            if (b & PLAIN_NONKING) != 0 and caps[LOC_DISC] > 0:
+                a |= ONE << LOC_DISC
+            if caps[LOC_TALON] > 0:
+                a |= ONE << LOC_TALON
+        cards[ncard] = c
+        allow[ncard] = a
+        ncard += 1
+    return ncard
 
-    Returns ``(rng, taken_in_region, discarded)``: the taken cards neither played nor discarded face up (they are
-    in his hand or among his hidden discards), and a random choice of those to put among the discards. A card
-    of a suit he has shown to lack, or a plain card after a forced tarock discard, must have been discarded.
+
+@njit(cache=True)
+def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
+    """Write into ``world`` the replayed game of one assignment (generator in ``rs[0]``); returns ``ok``.
+
+    ``ropts`` are the rules options with ``auto_play_forced`` off (the history is replayed as recorded).
     """
     d = state[DECLARER]
-    hidden_discards = state[DISCARDS] & PLAIN
-    region = state[PACKET + state[TAKEN]] & (state[HAND + d] | hidden_discards)
-    h = popcount(state[HAND + d])
-    k = popcount(hidden_discards)
-    must = region & state[VOIDS + d]
-    if no_plain_left:
-        must |= region & PLAIN_NONKING
-    can = region & PLAIN_NONKING
-    lo = max(popcount(must), popcount(region) - h)
-    hi = min(k, popcount(can))
-    if (must & ~can) != 0 or lo > hi:  # cannot happen in a real deal; keep the cards where they are
-        return rng, region, region & hidden_discards
-    rng, extra = below(rng, hi - lo + 1)
-    rng, more = _random_subset(rng, can & ~must, lo + extra - popcount(must))
-    return rng, region, must | more
-
-
-@njit(cache=True, _nrt=False)
-def _known_dealt(state, seat):
-    """The cards of ``seat``'s dealt hand that stay fixed under resampling (played or face-up ones)."""
-    known = state[PLAYED_BY + seat]
-    if seat == state[DECLARER]:
-        known |= state[DISCARDS_UP]
+    got = np.zeros(NUM_LOC, dtype=np.int64)
+    for k in range(ncard):
+        got[loc_of[k]] |= ONE << cards[k]
+    hands = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        hands[s] = state[HAND + s] if s == player else got[s]
+    discards = state[DISCARDS]
+    if d >= 0 and player != d:
+        discards = state[DISCARDS_UP] | got[LOC_DISC]
+    p0 = state[PACKET]
+    p1 = state[PACKET + 1]
+    if _talon_hidden(state):
+        tc = np.zeros(6, dtype=np.int64)
+        cs = got[LOC_TALON]
+        for i in range(6):
+            tc[i] = lowest_index(cs)
+            cs &= cs - 1
+        for i in range(5, 0, -1):
+            j = rand_below(rs, i + 1)
+            t = tc[i]
+            tc[i] = tc[j]
+            tc[j] = t
+        p0 = (ONE << tc[0]) | (ONE << tc[1]) | (ONE << tc[2])
+        p1 = (ONE << tc[3]) | (ONE << tc[4]) | (ONE << tc[5])
+    dealt = np.zeros(3, dtype=np.int64)
+    for s in range(3):
+        dealt[s] = hands[s] | state[PLAYED_BY + s]
+    if d >= 0:
+        dealt[d] |= discards
         if state[TAKEN] >= 0:
-            known &= ~state[PACKET + state[TAKEN]]
-    return known
+            dealt[d] &= ~state[PACKET + state[TAKEN]]
+    init_from_deal(world, dealt[0], dealt[1], dealt[2], p0, p1, state[DEALER], ropts)
+    rewrite = d >= 0 and player != d
+    new_disc = got[LOC_DISC]
+    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    for i in range(h):
+        a = state[HIST + i]
+        if rewrite and A_DISCARD + 22 <= a < A_DISCARD + 54:
+            c = lowest_index(new_disc)
+            new_disc &= new_disc - 1
+            a = A_DISCARD + c
+        if not is_legal(world, a, ropts):
+            return False
+        apply_unchecked(world, a, ropts)
+    return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
+def _redeal_seats(state, player, opts, seats):
+    """Under ``redeal_without_tarock``: the other seats whose dealt hand is not yet known to hold a tarock."""
+    if opts[O_REDEAL_NO_TAROCK] == 0:
+        return 0
+    d = state[DECLARER]
+    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    k = 0
+    for s in range(3):
+        if s == player:
+            continue
+        known = (state[PLAYED_BY + s] & TAROCKS & ~taken) != 0
+        for b in range(3):
+            if state[ANN_BY + b] == s and (taken >> b) & 1 == 0:
+                known = True
+        if s == d and (state[DISCARDS_UP] & ~taken) != 0:
+            known = True
+        if not known:
+            seats[k] = s
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _component(cards, allow0, ncard, taken, seats, nseat, xs, allow):
+    """The placement problem of one mixture component: seat ``seats[i]``'s lowest dealt tarock is card
+    position ``xs[i]`` (so that card lies in its hand and no lower hidden dealt tarock does)."""
+    for k in range(ncard):
+        allow[k] = allow0[k]
+    for i in range(nseat):
+        s = seats[i]
+        x = xs[i]
+        allow[x] &= ONE << s
+        for k in range(ncard):
+            c = cards[k]
+            if c < cards[x] and c <= 21 and ((taken >> c) & 1) == 0:
+                allow[k] &= ~(ONE << s)
+
+
+@njit(cache=True)
+def _sample_many(state, player, opts, out, base, single_rng):
+    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``single_rng`` when
+    there is one world and ``base`` is 0); returns ``(failures, rng)``."""
+    n = out.shape[0]
+    cards = np.zeros(64, dtype=np.int64)
+    allow0 = np.zeros(64, dtype=np.int64)
+    allow = np.zeros(64, dtype=np.int64)
+    caps = np.zeros(NUM_LOC, dtype=np.int64)
+    ncard = _setup(state, player, opts, cards, allow0, caps)
+    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    seats = np.zeros(2, dtype=np.int64)
+    nseat = _redeal_seats(state, player, opts, seats)
+    # mixture components (one per choice of each constrained seat's lowest dealt tarock); one when none
+    ncomp = 1
+    comp_x = np.zeros((1, 2), dtype=np.int64)
+    if nseat > 0:
+        cand = np.zeros(64, dtype=np.int64)
+        nc = 0
+        for k in range(ncard):
+            c = cards[k]
+            if c <= 21 and ((taken >> c) & 1) == 0:
+                cand[nc] = k
+                nc += 1
+        ncomp = nc if nseat == 1 else nc * nc
+        comp_x = np.zeros((max(ncomp, 1), 2), dtype=np.int64)
+        for i in range(ncomp):
+            comp_x[i, 0] = cand[i % nc]
+            comp_x[i, 1] = cand[i // nc] if nseat == 2 else 0
+    weights = np.zeros(max(ncomp, 1), dtype=np.float64)
+    total = 0.0
+    xs = np.zeros(2, dtype=np.int64)
+    for i in range(ncomp):
+        xs[0] = comp_x[i, 0]
+        xs[1] = comp_x[i, 1]
+        if nseat == 2 and xs[0] == xs[1]:
+            continue
+        _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
+        T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+        full = 0
+        for j in range(NUM_LOC):
+            full += caps[j] * strides[j]
+        weights[i] = table[0, full]
+        total += weights[i]
+    if not total > 0.0:
+        return n, single_rng
+    loc_of = np.zeros(64, dtype=np.int64)
+    perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
+    ropts = opts.copy()
+    ropts[O_AUTO_FORCED] = 0
+    rs = np.zeros(1, dtype=np.int64)
+    current = -1
+    _component(cards, allow0, ncard, taken, seats, 0, xs, allow)
+    T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+    fails = 0
+    for w in range(n):
+        rs[0] = stream_seed(base, w) if base != 0 else single_rng
+        comp = 0
+        if nseat > 0:
+            target = rand_unit(rs) * total
+            acc = 0.0
+            for i in range(ncomp):
+                if weights[i] > 0.0:
+                    comp = i
+                    acc += weights[i]
+                    if acc > target:
+                        break
+            if comp != current:
+                xs[0] = comp_x[comp, 0]
+                xs[1] = comp_x[comp, 1]
+                _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
+                T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+                current = comp
+        draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
+        if not _build(state, player, ropts, cards, loc_of, ncard, out[w], rs):
+            fails += 1
+    return fails, rs[0]
+
+
+@njit(cache=True)
+def count_worlds(state, player, opts):
+    """The number of worlds consistent with ``player``'s information (float64; 1 for a finished deal)."""
+    if state[PHASE] == TERMINAL:
+        return 1.0
+    cards = np.zeros(64, dtype=np.int64)
+    allow0 = np.zeros(64, dtype=np.int64)
+    allow = np.zeros(64, dtype=np.int64)
+    caps = np.zeros(NUM_LOC, dtype=np.int64)
+    ncard = _setup(state, player, opts, cards, allow0, caps)
+    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    seats = np.zeros(2, dtype=np.int64)
+    nseat = _redeal_seats(state, player, opts, seats)
+    xs = np.zeros(2, dtype=np.int64)
+    total = 0.0
+    if nseat == 0:
+        _component(cards, allow0, ncard, taken, seats, 0, xs, allow)
+        T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+        full = 0
+        for j in range(NUM_LOC):
+            full += caps[j] * strides[j]
+        return table[0, full]
+    for x0 in range(ncard):
+        for x1 in range(ncard if nseat == 2 else 1):
+            if cards[x0] > 21 or ((taken >> cards[x0]) & 1) != 0:
+                continue
+            if nseat == 2 and (x1 == x0 or cards[x1] > 21 or ((taken >> cards[x1]) & 1) != 0):
+                continue
+            xs[0] = x0
+            xs[1] = x1
+            _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
+            T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
+            full = 0
+            for j in range(NUM_LOC):
+                full += caps[j] * strides[j]
+            total += table[0, full]
+    return total
+
+
+@njit(cache=True)
 def resample_hidden(state, player, opts, rng, scratch):
-    """Redistribute the cards hidden from ``player`` (see the module docstring); returns ``(rng, ok)``.
+    """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
 
-    ``scratch`` is an int64 buffer of ``SCRATCH_LEN`` entries. When no consistent assignment is found within
-    ``MAX_TRIES`` attempts (practically never), the state is left unchanged and ``ok`` is False.
+    ``ok`` is False (state unchanged) only when no world exists (an inconsistent state). ``scratch`` is unused
+    (kept for the common kernel signature).
     """
     if state[PHASE] == TERMINAL:
         return rng, True
-    need = scratch[0:N_PLACES]
-    allowed = scratch[N_PLACES:2 * N_PLACES]
-    got = scratch[2 * N_PLACES:3 * N_PLACES]
-    order = scratch[3 * N_PLACES:4 * N_PLACES]
-    fixed = scratch[4 * N_PLACES:5 * N_PLACES]
-    declarer = state[DECLARER]
-    no_plain_left = (opts[O_DISCARD_FREE] == 0 and state[DISCARDS_UP] != 0 and state[N_DISCARDS] == 3)
-    pool = np.int64(0)
-    for h in range(N_PLACES):
-        need[h] = 0
-        fixed[h] = 0
-        allowed[h] = ALL
-    for s in range(3):
-        allowed[s] = ALL & ~state[VOIDS + s]
-        if s == player:
-            continue
-        fixed[s] = announced_in_hand(state, s)
-        hidden = state[HAND + s] & ~fixed[s]
-        need[s] = popcount(hidden)
-        pool |= hidden
-        if s == declarer and no_plain_left:
-            allowed[s] &= ~PLAIN_NONKING
-    allowed[3] = PLAIN_NONKING
-    if declarer >= 0 and player != declarer:
-        hidden_discards = state[DISCARDS] & PLAIN
-        need[3] = popcount(hidden_discards)
-        pool |= hidden_discards
-        if state[TAKEN] >= 0:  # the taken talon cards stay with the declarer: in his hand or his discards
-            rng, region, discarded = _split_taken_cards(state, rng, no_plain_left)
-            pool &= ~region
-            fixed[declarer] |= region & ~discarded
-            fixed[3] = discarded
-            need[declarer] = popcount(state[HAND + declarer]) - popcount(fixed[declarer])
-            need[3] -= popcount(discarded)
-    talon_hidden = state[PHASE] == AUCTION or state[CONTRACT] >= SOLO or state[TRISCHAKEN] != 0
-    if talon_hidden:
-        for i in range(2):
-            need[4 + i] = 3
-            pool |= state[PACKET + i]
-    # most constrained place first
-    for h in range(N_PLACES):
-        order[h] = h
-    for i in range(N_PLACES):
-        for j in range(i + 1, N_PLACES):
-            a = order[i]
-            b = order[j]
-            if popcount(allowed[b] & pool) - need[b] < popcount(allowed[a] & pool) - need[a]:
-                order[i] = b
-                order[j] = a
-    check_tarock = opts[O_REDEAL_NO_TAROCK] != 0
-    ok = False
-    for _ in range(MAX_TRIES):
-        remaining = pool
-        ok = True
-        for i in range(N_PLACES):
-            h = order[i]
-            eligible = allowed[h] & remaining
-            if popcount(eligible) < need[h]:
-                ok = False
-                break
-            rng, got[h] = _random_subset(rng, eligible, need[h])
-            remaining &= ~got[h]
-        if ok and check_tarock:  # the deal was not void: every dealt hand held a tarock
-            for s in range(3):
-                if s != player:
-                    dealt = _known_dealt(state, s) | fixed[s] | got[s]
-                    if s == declarer:
-                        dealt |= fixed[3] | got[3]
-                        if state[TAKEN] >= 0:
-                            dealt &= ~state[PACKET + state[TAKEN]]
-                    if (dealt & TAROCKS) == 0:
-                        ok = False
-        if ok:
-            break
-    if not ok:
+    out = np.zeros((1, STATE_LEN), dtype=np.int64)
+    fails, rng = _sample_many(state, player, opts, out, np.int64(0), rng)
+    if fails:
         return rng, False
-    for s in range(3):
-        if s != player:
-            state[HAND + s] = fixed[s] | got[s]
-    if declarer >= 0 and player != declarer:
-        new_disc = fixed[3] | got[3]
-        state[DISCARDS] = state[DISCARDS_UP] | new_disc
-        n = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
-        for i in range(n):  # keep the history consistent: the hidden discards get the new cards
-            a = state[HIST + i]
-            if A_DISCARD + 22 <= a < A_DISCARD + 54:
-                c = lowest_index(new_disc)
-                new_disc &= new_disc - 1
-                state[HIST + i] = A_DISCARD + c
-    if talon_hidden:
-        state[PACKET] = got[4]
-        state[PACKET + 1] = got[5]
-        if declarer >= 0:
-            state[DEF_TALON] = got[4] | got[5]
-    for s in range(3):
-        if s != player:
-            held = state[HAND + s] | state[PLAYED_BY + s]
-            if s == declarer:
-                held |= state[DISCARDS]
-                if state[TAKEN] >= 0:
-                    held &= ~state[PACKET + state[TAKEN]]
-            state[DEALT + s] = held
+    state[:] = out[0]
     return rng, True
+
+
+@njit(cache=True)
+def sample_worlds(state, player, opts, seed, out):
+    """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
+    n = out.shape[0]
+    if state[PHASE] == TERMINAL:
+        for i in range(n):
+            out[i, :] = state
+        return 0
+    base = stream_seed(seed, player)
+    if base == 0:
+        base = np.int64(1)
+    fails, _rng = _sample_many(state, player, opts, out, base, np.int64(0))
+    return fails
