@@ -197,6 +197,7 @@ def test_jit_off_gives_identical_games():
 
 
 def test_check_invariants_flags_broken_rows():
+    from tarockrl.engine import invariants as INV
     from tarockrl.games.troccas.kernels import check_invariants
 
     state = GAME.new_initial_state(seed=3)
@@ -204,13 +205,13 @@ def test_check_invariants_flags_broken_rows():
     assert check_invariants(state.row.copy(), opts) == 0
     row = state.row.copy()
     row[L.HAND_SW + 2] |= row[L.HAND_SW + 1] & -row[L.HAND_SW + 1]  # a card in two hands
-    assert check_invariants(row, opts) == 1
+    assert check_invariants(row, opts) == INV.CARDS
     row = state.row.copy()
     row[L.CUR] = -1
-    assert check_invariants(row, opts) == 9
+    assert check_invariants(row, opts) == INV.NO_SEAT_TO_ACT
     row = state.row.copy()
     row[L.PERM + 5] = row[L.PERM + 6]
-    assert check_invariants(row, opts) == 10
+    assert check_invariants(row, opts) == INV.DEAL_ORDER
     row = state.row.copy()
     row[L.HIST_LEN] = 500
-    assert check_invariants(row, opts) == 3
+    assert check_invariants(row, opts) == INV.TOO_MANY_ACTIONS

@@ -124,3 +124,6 @@ O_REWARD = _slot("reward_mode")
 O_TARGET = _slot("partie_target")
 O_DOUBLE_HALF = _slot("partie_double_below_half")
 NUM_OPTION_SLOTS = len(opt.encode(TattelnRules()))
+
+# ---- named option choices (encoded values; kernels compare with these, never with a position) ----------------
+REWARD_POINTS = opt.choice_code(TattelnRules, "reward_mode", "points")

@@ -12,15 +12,22 @@ import secrets
 from typing import Any
 
 import numpy as np
+from numba import njit, prange
 
 from tarockrl.engine.rng import below, stream_seed
 from tarockrl.errors import BadDealError, IllegalActionError
 from tarockrl.games.api import Batch, Game, State, _check_int
-from tarockrl.games.troccas import batch as B
 from tarockrl.games.troccas import kernels as K
 from tarockrl.games.troccas.cards import CARD_CODES
 from tarockrl.games.troccas.layout import BAL, DEALER, STATE_LEN
 from tarockrl.games.troccas.text import BALANCE_LIMIT
+
+
+@njit(cache=True, parallel=True)
+def batch_deal_inputs(states, seed, first_deal_id, dealers, bal_a, opts):
+    """Deal ``(seed, first_deal_id + i)`` into row ``i``: dealer ``dealers[i]``, balance ``(bal_a[i], -bal_a[i])``."""
+    for i in prange(states.shape[0]):
+        K.deal_inputs(states[i], seed, first_deal_id + i, dealers[i], bal_a[i], opts)
 
 
 def _check_game(game: Any) -> None:
@@ -78,7 +85,7 @@ def new_batch(game: Game, n: int, seed: int = 0, *, dealers: Any, balances: Any 
     if n and np.abs(b).max() > BALANCE_LIMIT:
         raise ValueError(f"balances must lie in [-{BALANCE_LIMIT}, {BALANCE_LIMIT}]")
     rows = np.zeros((n, STATE_LEN), dtype=np.int64)
-    B.batch_deal_inputs(rows, np.int64(seed), np.int64(first_deal_id), d, b, game.encoded_options)
+    batch_deal_inputs(rows, np.int64(seed), np.int64(first_deal_id), d, b, game.encoded_options)
     return Batch(game, rows)
 
 

@@ -107,3 +107,6 @@ def max_episode_length(rules: TroccasRules) -> int:
     f = 1 if rules.dealer_force_enabled else 0
     k = 21 if rules.knock_enabled else 0
     return 1 + m * (t + v + f) + t + 2 + 76 + 4 + k
+
+# ---- named option choices (encoded values; kernels compare with these, never with a position) ----------------
+FIRST_LEADER_DEALER = opt.choice_code(TroccasRules, "first_leader", "dealer")
