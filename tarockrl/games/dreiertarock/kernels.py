@@ -190,7 +190,7 @@ def init_from_deal(state, hand0, hand1, hand2, packet0, packet1, dealer, opts):
 def deal_with_rng(state, rng, perm, opts):
     """Deal a uniformly random deal (dealer and cards) from generator ``rng``; returns the advanced generator.
 
-    ``perm`` is an int64[54] scratch buffer. With the permutation ``p`` of the spec's section 3: forehand gets
+    ``perm`` is an int64[54] scratch buffer. With the permutation ``p`` of docs/rules/dreiertarock.md §3: forehand gets
     ``p[0:8] + p[30:38]``, middlehand ``p[8:16] + p[38:46]``, rearhand (the dealer) ``p[16:24] + p[46:54]``,
     packet 0 is ``p[24:27]`` and packet 1 ``p[27:30]``.
     """

@@ -1,4 +1,4 @@
-"""Dreiertarock rules options: every named variant of the rules specification (its section 8), with defaults.
+"""Dreiertarock rules options: every named variant of the rules (docs/rules/dreiertarock.md §8), with defaults.
 
 ``DreiertarockRules()`` is the default game. ``encode`` (in :mod:`tarockrl.games.options`) turns an instance
 into the int64 array the kernels read; the ``O_*`` constants are the slots of that array.

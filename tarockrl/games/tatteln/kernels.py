@@ -275,7 +275,7 @@ def deal(state, seed, deal_id, opts):
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def legal_cards(state, p, opts):
-    """Cards seat ``p`` may play now (spec 5.2)."""
+    """Cards seat ``p`` may play now (docs/rules/tatteln.md §5.2)."""
     h = state[HAND + p]
     led = state[LED]
     if led < 0 or state[PHASE] != FINAL_PHASE:
@@ -347,7 +347,10 @@ def is_legal(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def trick_winner(lead, follow, leader, trump, d):
-    """Winner of a trick (spec 5.3): the follower wins by beating the led suit or by trumping a plain lead."""
+    """Winner of a trick (docs/rules/tatteln.md §5.3).
+
+    The follower wins by beating the led suit or by trumping a plain lead.
+    """
     t1 = trump + 1
     ls = SUIT_OF[d, lead]
     fs = SUIT_OF[d, follow]
@@ -597,7 +600,7 @@ def pile_points(state, p, opts):
 
 @njit(cache=True)
 def deal_points(state, opts):
-    """``(Dadj[0], Dadj[1], matsched seat or -1, multiplier)`` of a finished deal (spec 6.1-6.3)."""
+    """``(Dadj[0], Dadj[1], matsched seat or -1, multiplier)`` of a finished deal (docs/rules/tatteln.md §6.1-6.3)."""
     d0 = pile_points(state, 0, opts) + state[MELD]
     d1 = pile_points(state, 1, opts) + state[MELD + 1]
     mult = np.int64(1)

@@ -1,4 +1,4 @@
-"""Tatteln rules options: every named variant of the rules specification (its section 8), with the defaults.
+"""Tatteln rules options: every named variant of the rules (docs/rules/tatteln.md §8), with the defaults.
 
 ``TattelnRules()`` is the default game (32 cards, 9 per hand, trumps, robbing, Piquet meld values, partie to 500).
 ``encode`` turns an instance into the int64 array the kernels read; the ``O_*`` constants are its slots. The

@@ -216,7 +216,7 @@ def _remove_card(state, slot_tw, slot_sw, card):
 
 @njit(cache=True, _nrt=False)
 def episode_bound(opts):
-    """The spec 9.4 bound on the number of actions of an episode for these options."""
+    """The docs/rules/troccas.md §9.4 bound on the number of actions of an episode for these options."""
     m = opts[O_MAX_REDEALS] if (opts[O_THROW_IN] != 0 or opts[O_FORCE] != 0) else 0
     t = 12 if opts[O_TALK] != 0 else 0
     v = 12 if opts[O_THROW_IN] != 0 else 0
@@ -514,7 +514,7 @@ def top_unplayed_trump(state):
 
 @njit(cache=True, _nrt=False, inline="always")
 def play_legal(state, opts):
-    """Cards ``(tw, sw)`` the seat to act may put into the trick now (5.3)."""
+    """Cards ``(tw, sw)`` the seat to act may put into the trick now (docs/rules/troccas.md §5.3)."""
     p = state[CUR]
     htw = state[HAND_TW + p]
     hsw = state[HAND_SW + p]
@@ -705,7 +705,10 @@ def _put_in_trick(state, p, card):
 
 @njit(cache=True, _nrt=False)
 def resolve_demand(state, suit):
-    """Carry out BUOB_DEMAND for the completed trick and suit ``suit`` (5.7); records the public outcome."""
+    """Carry out BUOB_DEMAND for the completed trick and suit ``suit`` (docs/rules/troccas.md §5.7).
+
+    Records the public outcome.
+    """
     jack = 32 + 14 * suit
     jbit = ONE << (jack - SPLIT)
     holder = -1
@@ -733,7 +736,7 @@ def resolve_demand(state, suit):
 
 @njit(cache=True, _nrt=False)
 def _end(state, opts):
-    """END (5.9): scart to a pile, Fool settlement, card points and the settlement vector."""
+    """END (docs/rules/troccas.md §5.9): scart to a pile, Fool settlement, card points and the settlement vector."""
     d = state[DEALER]
     scart_team = d % 2
     if opts[O_SLAM_SCART] != 0:
@@ -991,7 +994,10 @@ def apply_action(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def pile_points(tw, sw):
-    """Card points of a pile (2.5): raw sum minus 3 per full group of four, minus 1 for a left-over pair."""
+    """Card points of a pile (docs/rules/troccas.md §2.5).
+
+    The raw sum minus 3 per full group of four, minus 1 for a left-over pair.
+    """
     s, n = wide_sum_values(tw, sw, CARD_VALUES, SPLIT)
     return s - 3 * (n // 4) - ((n % 4) // 2)
 

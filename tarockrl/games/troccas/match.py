@@ -1,7 +1,7 @@
 """Troccas above one episode: episode inputs (dealer, balance), the partnership draw and the four-deal match.
 
 An episode (one deal, with its thrown-in attempts) depends on the dealer and the match balance only. These
-helpers produce those inputs the way the spec's session structure does (section 7): the partnership draw picks
+helpers produce those inputs the way the session structure of docs/rules/troccas.md §7 does: the partnership draw picks
 the first dealer, the deal passes to the right after every played deal, and the balance given to the next deal
 follows the options ``packet_basis``, ``deals_per_match`` and ``balance_scope``.
 """
@@ -90,7 +90,7 @@ def new_batch(game: Game, n: int, seed: int = 0, *, dealers: Any, balances: Any 
 
 
 def partnership_draw(seed: int) -> dict:
-    """The partnership draw of spec 7.1 for four players numbered 0..3 (in the order they are served).
+    """The partnership draw of docs/rules/troccas.md §7.1 for four players numbered 0..3 (in the order they are served).
 
     Cards of a shuffled pack are dealt face up to the players in turn, skipping a player who already holds a
     trump, until everybody holds one trump (the Fool and suit cards are ignored). The two highest trumps form
@@ -134,7 +134,9 @@ def partnership_draw(seed: int) -> dict:
 
 
 class Match:
-    """A match of ``deals_per_match`` played deals (spec 7.2); the dealer moves right after every deal.
+    """A match of ``deals_per_match`` played deals (docs/rules/troccas.md §7.2).
+
+    The dealer moves right after every deal.
 
     ``start_balance`` is team A's balance carried in (used with ``balance_scope = "session"``). Use
     :meth:`new_state` for the next deal, play it to the end, then :meth:`record` it.
