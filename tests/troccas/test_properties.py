@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 
-import numba
 import numpy as np
 import pytest
 
@@ -115,21 +114,6 @@ def test_same_seed_same_bytes():
     assert GAME.new_initial_state(seed=31, deal_id=5).to_bytes() != a.to_bytes()
 
 
-def test_same_results_with_one_and_two_threads():
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = GAME.random_playouts(5000, seed=3, return_lengths=True)
-        sweep_one = GAME.invariant_sweep(500, seed=3)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = GAME.random_playouts(5000, seed=3, return_lengths=True)
-        sweep_two = GAME.invariant_sweep(500, seed=3)
-    finally:
-        numba.set_num_threads(old)
-    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
-    assert np.array_equal(sweep_one, sweep_two)
-
-
 def test_playouts_match_the_single_state_api():
     returns, lengths = GAME.random_playouts(3, seed=12, return_lengths=True)
     again, lengths2 = GAME.random_playouts(3, seed=12, return_lengths=True)
@@ -142,22 +126,6 @@ def test_batch_prefix_is_independent_of_batch_size():
     small = GAME.new_batch(10, seed=4).rows
     large = GAME.new_batch(1000, seed=4).rows
     assert np.array_equal(small, large[:10])
-
-
-def test_batch_stepping_matches_single_states():
-    batch = GAME.new_batch(8, seed=6)
-    states = [GAME.new_initial_state(seed=6, deal_id=i) for i in range(8)]
-    step = 0
-    while not batch.is_terminal().all():
-        acts = batch.random_actions(seed=9, step_no=step)
-        for s, a in zip(states, acts):
-            if a >= 0:
-                s.apply_action(int(a))
-        batch.step(acts)
-        step += 1
-    for i, s in enumerate(states):
-        assert np.array_equal(batch.rows[i], s.row)
-        assert np.array_equal(batch.returns()[i], s.returns())
 
 
 _JIT_OFF_SCRIPT = """
