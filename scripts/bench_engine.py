@@ -1,7 +1,10 @@
 #!/usr/bin/env python
 """Engine benchmark: random full deals per second (batch driver), API steps per second, start-up times.
 
-Usage: python scripts/bench_engine.py [--game dreierles] [--deals 200000] [--json]
+Usage: python scripts/bench_engine.py [--game dreierles] [--deals 200000] [--seconds 1] [--json] [--vs-openspiel]
+
+``--vs-openspiel`` (needs ``pip install "tarockrl[bench]"``) also times OpenSpiel's C++ Slovenian tarok on
+full-length random games (all pass, 48 card plays) in the same process and prints each game's ratio.
 Every figure is printed next to an in-process baseline ratio (see tarockrl.bench).
 """
 

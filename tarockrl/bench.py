@@ -155,6 +155,88 @@ def run_engine_benchmark(game_name: str = "dreierles", deals: int = 200_000, sta
     return result
 
 
+def openspiel_full_games_per_s(seconds: float = 1.0, batch: int = 2000) -> dict[str, float] | None:
+    """OpenSpiel's C++ Slovenian tarok (3 players): full-length random games per second, or ``None`` without it.
+
+    A full-length game is the longest one: a deal, all three seats pass (Pass, Pass, Klop) and 48 random card
+    plays. The card play runs in C++ (``pyspiel.evaluate_bots`` with uniform random bots); the deal and the
+    three bids are applied from Python, and the time of that set-up, measured alone, is subtracted (it favours
+    OpenSpiel). ``open_spiel`` is not a dependency: ``pip install "tarockrl[bench]"`` or ``pip install open_spiel``.
+    """
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("tarok", {"players": 3, "rng_seed": 12345})
+    bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(3)]
+    probe = game.new_initial_state()
+    probe.apply_action(probe.chance_outcomes()[0][0])
+    bids = []
+    for want in ("Pass", "Pass", "Klop"):
+        action = next(a for a in probe.legal_actions() if probe.action_to_string(a) == want)
+        bids.append(action)
+        probe.apply_action(action)
+    pyspiel.evaluate_bots(probe, bots, 1)
+    if len(probe.history()) != 1 + 3 + 48:
+        raise RuntimeError(f"unexpected OpenSpiel tarok game length {len(probe.history())}")
+    chance = game.new_initial_state().chance_outcomes()[0][0]
+
+    def setup():
+        state = game.new_initial_state()
+        state.apply_action(chance)
+        for action in bids:
+            state.apply_action(action)
+        return state
+
+    def set_up_only() -> int:
+        for _ in range(batch):
+            setup()
+        return batch
+
+    seed = [0]
+
+    def full_games() -> int:
+        for _ in range(batch):
+            seed[0] += 1
+            pyspiel.evaluate_bots(setup(), bots, seed[0])
+        return batch
+
+    setup_rate = _rate(set_up_only, seconds / 2)
+    total_rate = _rate(full_games, seconds)
+    per_game = 1.0 / total_rate - 1.0 / setup_rate
+    return {
+        "openspiel_tarok_full_games_per_s_with_setup": total_rate,
+        "openspiel_tarok_full_games_per_s": 1.0 / per_game if per_game > 0 else total_rate,
+    }
+
+
+def compare_with_openspiel(game_name: str, seconds: float = 1.0, rounds: int = 3,
+                           deals: int = 100_000) -> dict[str, float] | None:
+    """One thread each: this game's random full deals/s against OpenSpiel's full-length tarok games/s.
+
+    The two are measured in turn, ``rounds`` times, and the best rate of each is kept, so that a loaded machine
+    disturbs the ratio as little as possible. ``None`` when ``open_spiel`` is not installed.
+    """
+    import tarockrl
+
+    game = tarockrl.make_game(game_name)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        game.random_playouts(1000, seed=1)  # compile
+        ours, spiel = 0.0, 0.0
+        for _ in range(rounds):
+            ours = max(ours, _rate(lambda: (game.random_playouts(deals, seed=1), deals)[1], seconds))
+            theirs = openspiel_full_games_per_s(seconds)
+            if theirs is None:
+                return None
+            spiel = max(spiel, theirs["openspiel_tarok_full_games_per_s"])
+    finally:
+        numba.set_num_threads(threads)
+    return {"full_deals_per_s_1_thread_best": ours, "openspiel_tarok_full_games_per_s_best": spiel,
+            "ratio_vs_openspiel_full_games": ours / spiel}
+
+
 def format_result(result: dict[str, Any]) -> str:
     """Human-readable lines for a benchmark result."""
     lines = [f"game {result['game']} ({result['threads']} numba threads, {result['cores']} cores)"]
@@ -180,9 +262,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="minimum time per measurement")
     parser.add_argument("--no-startup", action="store_true", help="skip the cold/cached start-up measurement")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument("--vs-openspiel", action="store_true",
+                        help="also time OpenSpiel's C++ tarok on full-length random games (needs open_spiel) and "
+                             "print each game's ratio (1 thread each, measured in turn, best of 3)")
     args = parser.parse_args(argv)
     games = args.game or tarockrl.list_games()
     results = [run_engine_benchmark(g, args.deals, not args.no_startup, args.seconds) for g in games]
+    if args.vs_openspiel:
+        for r in results:
+            versus = compare_with_openspiel(r["game"], args.seconds, deals=min(args.deals, 100_000))
+            if versus is None:
+                print("open_spiel is not installed: pip install 'tarockrl[bench]' (or pip install open_spiel)",
+                      file=sys.stderr)
+                return 2
+            r.update(versus)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -93,10 +93,11 @@ def _add_game_args(p: argparse.ArgumentParser, default_game: str | None = "dreie
                    help="a rules option of the game (repeatable), e.g. -o raeuber_restrictions=none")
 
 
-def play_random_deals(game, deals: int, seed: int, chunk: int = 4096, progress: bool = True):
-    """Play ``deals`` deals with uniformly random legal actions through the batch API.
+def play_random_deals(game, deals: int, seed: int, chunk: int = 65536, progress: bool = True):
+    """Play ``deals`` deals with uniformly random legal actions (the engine's ``random_playouts`` driver).
 
-    Returns ``(returns[deals, players], lengths[deals])``. Deal ``i`` is ``deal(seed, i)``.
+    Returns ``(returns[deals, players], lengths[deals])``. Deal ``i`` is ``deal(seed, i)``; the result does not
+    depend on ``chunk`` (the size of the pieces between progress updates).
     """
     from tqdm import tqdm
 
@@ -105,19 +106,9 @@ def play_random_deals(game, deals: int, seed: int, chunk: int = 4096, progress: 
     with tqdm(total=deals, unit="deal", disable=not progress, file=sys.stderr) as bar:
         for start in range(0, deals, chunk):
             n = min(chunk, deals - start)
-            batch = game.new_batch(n, seed=seed, first_deal_id=start)
-            step = 0
-            while True:
-                # a distinct random stream per (chunk, step): steps never exceed the episode bound
-                step_no = start * (game.max_episode_length + 1) + step
-                actions = batch.random_actions(seed=seed + 1, step_no=step_no)
-                live = actions >= 0
-                if not live.any():
-                    break
-                lengths[start : start + n] += live
-                batch.step(actions)
-                step += 1
-            returns[start : start + n] = batch.returns()
+            r, ln = game.random_playouts(n, seed=seed, return_lengths=True, first_deal_id=start)
+            returns[start : start + n] = r
+            lengths[start : start + n] = ln
             bar.update(n)
     return returns, lengths
 

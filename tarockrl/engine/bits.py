@@ -3,9 +3,11 @@
 A set of cards is an ``int64`` whose bit ``i`` stands for card ``i`` of a game's canonical index. Every helper
 here takes and returns ``int64`` only, so kernels never drift into ``uint64`` or ``float64``.
 
-Under the JIT, ``popcount`` and ``lowest_index`` compile to the hardware instructions (LLVM ``ctpop`` and
-``cttz``). With ``NUMBA_DISABLE_JIT=1`` plain-Python versions with the same results are used instead, so the
-whole engine also runs (slowly) as ordinary Python for debugging and coverage.
+Every LLVM intrinsic of the package lives here, once: under the JIT ``popcount``, ``lowest_index`` and
+``highest_index`` compile to the hardware instructions (LLVM ``ctpop``, ``cttz``, ``ctlz``), and ``pdep`` to
+x86 BMI2 ``pdep`` where the CPU has a fast one (``FAST_PDEP``; :func:`tarockrl.engine.wide.select_index` uses it).
+With ``NUMBA_DISABLE_JIT=1`` plain-Python versions with the same results are used instead, so the whole engine
+also runs (slowly) as ordinary Python for debugging and coverage.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ import numpy as np
 from numba import njit
 
 __all__ = [
+    "FAST_PDEP",
     "popcount",
     "lowest_index",
+    "highest_index",
+    "pdep",
     "nth_set_index",
     "mask_to_indices",
     "indices_to_mask",
@@ -34,7 +39,18 @@ if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subp
         x = int(x)
         return np.int64((x & -x).bit_length() - 1)
 
+    def highest_index(x):
+        """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
+        x = int(x)
+        if x < 0:
+            return np.int64(63)
+        return np.int64(x.bit_length() - 1)
+
+    FAST_PDEP = False
+    pdep = None
+
 else:
+    import llvmlite.binding as _llvm_binding
     from llvmlite import ir
     from numba.core import types
     from numba.extending import intrinsic
@@ -68,10 +84,53 @@ else:
         """Number of set bits of an int64 mask."""
         return _ctpop(np.int64(x))
 
+    @intrinsic
+    def _ctlz(typingctx, x):
+        """LLVM ``ctlz`` on an int64 (the result for 0 is 64)."""
+        if x != types.int64:
+            return None
+
+        def codegen(context, builder, signature, args):
+            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
+            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+
+        return types.int64(types.int64), codegen
+
     @njit(cache=True, inline="always")
     def lowest_index(x):
         """Index of the lowest set bit (64 when x is 0)."""
         return _cttz(np.int64(x))
+
+    @njit(cache=True, inline="always")
+    def highest_index(x):
+        """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
+        return np.int64(63) - _ctlz(np.int64(x))
+
+    try:
+        _HAS_BMI2 = "+bmi2" in _llvm_binding.get_host_cpu_features().flatten().split(",")
+        # AMD before Zen 3 implements pdep in microcode (hundreds of cycles): callers use a broadword select there
+        FAST_PDEP = _HAS_BMI2 and _llvm_binding.get_host_cpu_name() not in ("bdver4", "znver1", "znver2")
+    except Exception:  # pragma: no cover - exotic hosts
+        FAST_PDEP = False
+
+    if FAST_PDEP:
+
+        @intrinsic
+        def pdep(typingctx, src, mask):
+            """x86 BMI2 ``pdep`` on int64 (only where ``FAST_PDEP``)."""
+            if src != types.int64 or mask != types.int64:
+                return None
+
+            def codegen(context, builder, signature, args):
+                fn = builder.module.declare_intrinsic(
+                    "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+                )
+                return builder.call(fn, [args[0], args[1]])
+
+            return types.int64(types.int64, types.int64), codegen
+
+    else:  # pragma: no cover - CPUs without a fast pdep
+        pdep = None
 
 
 @njit(cache=True)

@@ -6,10 +6,10 @@ of ``lo`` when ``i < split`` and bit ``i - split`` of ``hi`` otherwise. Troccas 
 
 The helpers mirror the one-word helpers of :mod:`.bits` and :mod:`.tricks` (they call them, they do not
 re-implement them) and keep every value ``int64``. A one-word game is the special case ``hi = 0`` with
-``split = 64``, so the same functions serve both widths. ``highest_index`` (LLVM ``ctlz``) and ``select_index`` (the
-``n``-th set bit through x86 ``pdep`` where the CPU has a fast BMI2 ``pdep``, else the broadword
-:func:`tarockrl.engine.select.select_bit`) are the new one-word primitives; like ``lowest_index`` they have
-plain-Python fallbacks for ``NUMBA_DISABLE_JIT=1``.
+``split = 64``, so the same functions serve both widths. ``select_index`` (the ``n``-th set bit through x86
+``pdep`` of :mod:`.bits` where the CPU has a fast BMI2 ``pdep``, else the broadword
+:func:`tarockrl.engine.select.select_bit`) is the one new one-word primitive; ``highest_index`` is re-exported
+from :mod:`.bits`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import numba
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, nth_set_index, popcount
+from tarockrl.engine.bits import FAST_PDEP, highest_index, lowest_index, nth_set_index, pdep, popcount
+from tarockrl.engine.select import select_bit
 from tarockrl.engine.tricks import sum_values
 
 __all__ = [
@@ -37,78 +38,25 @@ __all__ = [
     "indices_to_wide_mask",
 ]
 
-if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subprocess test
+if FAST_PDEP:
 
-    def highest_index(x):
-        """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
-        x = int(x)
-        if x < 0:
-            return np.int64(63)
-        return np.int64(x.bit_length() - 1)
+    @njit(cache=True, inline="always")
+    def select_index(x, n):
+        """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
+        return lowest_index(pdep(np.int64(1) << np.int64(n), np.int64(x)))
+
+elif numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subprocess test
 
     def select_index(x, n):
         """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
         return nth_set_index(x, n)
 
-else:
-    import llvmlite.binding as _llvm_binding
-    from llvmlite import ir
-    from numba.core import types
-    from numba.extending import intrinsic
-
-    from tarockrl.engine.select import select_bit
-
-    try:
-        _HAS_BMI2 = "+bmi2" in _llvm_binding.get_host_cpu_features().flatten().split(",")
-        # AMD before Zen 3 implements pdep in microcode (hundreds of cycles): use the broadword select there
-        _FAST_PDEP = _HAS_BMI2 and _llvm_binding.get_host_cpu_name() not in ("bdver4", "znver1", "znver2")
-    except Exception:  # pragma: no cover - exotic hosts
-        _HAS_BMI2 = _FAST_PDEP = False
-
-    @intrinsic
-    def _ctlz(typingctx, x):
-        """LLVM ``ctlz`` on an int64 (the result for 0 is 64)."""
-        if x != types.int64:
-            return None
-
-        def codegen(context, builder, signature, args):
-            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
-            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
-
-        return types.int64(types.int64), codegen
+else:  # pragma: no cover - CPUs without a fast pdep
 
     @njit(cache=True, inline="always")
-    def highest_index(x):
-        """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
-        return np.int64(63) - _ctlz(np.int64(x))
-
-    if _FAST_PDEP:
-
-        @intrinsic
-        def _pdep(typingctx, src, mask):
-            """x86 BMI2 ``pdep`` on int64."""
-            if src != types.int64 or mask != types.int64:
-                return None
-
-            def codegen(context, builder, signature, args):
-                fn = builder.module.declare_intrinsic(
-                    "llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-                )
-                return builder.call(fn, [args[0], args[1]])
-
-            return types.int64(types.int64, types.int64), codegen
-
-        @njit(cache=True, inline="always")
-        def select_index(x, n):
-            """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
-            return lowest_index(_pdep(np.int64(1) << np.int64(n), np.int64(x)))
-
-    else:  # pragma: no cover - CPUs without a fast pdep
-
-        @njit(cache=True, inline="always")
-        def select_index(x, n):
-            """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
-            return select_bit(x, n)
+    def select_index(x, n):
+        """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
+        return select_bit(x, n)
 
 
 @njit(cache=True, inline="always")

@@ -15,6 +15,7 @@ The state is one int64 row; a batch is a 2-D array of rows stepped by one numba 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import secrets
 import struct
@@ -38,7 +39,13 @@ _SUM_LEN = 8  # blake2b-64 of the head and the body
 
 @dataclass(frozen=True)
 class GameDefinition:
-    """Everything the generic facade needs to know about one game (provided by each game module)."""
+    """Everything the generic facade needs to know about one game.
+
+    A game package builds it by convention with :func:`tarockrl.games.contract.define` (the contract of kernel
+    names and signatures is written there). The batch drivers (``batch_step``, ``random_playouts``, ...) are
+    not fields: they are generated from :mod:`tarockrl.engine.batch_template` and bound to these kernels on
+    first use (:attr:`drivers`).
+    """
 
     name: str
     display_name: str  # e.g. "Dreierles"; the Gymnasium id is "tarockrl/<display_name>-v0"
@@ -58,22 +65,19 @@ class GameDefinition:
     magic: int
     terminal_phase: int
     phase_names: tuple[str, ...]
-    # single-state kernels
+    # single-state kernels (the contract of tarockrl.games.contract)
     deal: Callable  # (row, seed, deal_id, opts)
     legal_mask: Callable  # (row, opts, out_bool)
     apply_action: Callable  # (row, action, opts) -> status 0 ok / 1 illegal / 2 over
     observe: Callable  # (row, player, opts, out_f32)
     returns: Callable  # (row, out_f64)
-    check_invariants: Callable  # (row, opts) -> 0 or a failure code
-    # batch kernels
-    batch_deal: Callable  # (rows, seed, first_id, opts)
-    batch_legal_masks: Callable  # (rows, opts, out)
-    batch_step: Callable  # (rows, actions, opts, status)
-    batch_observe: Callable  # (rows, players, opts, out)
-    batch_random_actions: Callable  # (rows, seed, step_no, opts, out)
-    random_playouts: Callable  # (n, seed, opts, returns_out_i64, lengths_out)
-    invariant_sweep: Callable  # (n, seed, opts, codes_out)
-    perft: Callable  # (row, depth, opts) -> int
+    check_invariants: Callable  # (row, opts) -> 0 or a code of tarockrl.engine.invariants
+    random_action: Callable  # (row, opts, rng) -> (rng, action), a uniformly random legal action
+    step: Callable  # (row, action, opts): apply a legal action without the legality check
+    deal_rng: Callable  # (row, seed, deal_id, opts, scratch) -> rng: deal, and the stream random play continues
+    legal_words: Callable  # (row, opts, out_i64[2 * legal_words_len]): legal actions as (offset, mask) pairs
+    scratch_len: int  # int64 scratch of deal_rng / playout / sweep_deal
+    legal_words_len: int
     # Python helpers
     state_from_deal: Callable  # (game, deal_dict) -> row (validated; raises BadDealError)
     deal_of: Callable  # (row) -> deal dict
@@ -82,14 +86,72 @@ class GameDefinition:
     transcript: Callable  # (game, row) -> str
     # optional: (rules) -> GameDefinition, for games whose sizes (actions, state, observation) depend on options
     specialize: Callable | None = None
-    # optional fast paths used by the environment drivers when present:
-    random_action: Callable | None = None  # (row, opts, rng) -> (rng, action), a uniformly random legal action
-    step: Callable | None = None  # (row, action, opts): apply a legal action without the legality check
+    # optional fast paths of the generated drivers (each has a generic fallback)
+    random_step: Callable | None = None  # (row, opts, rng) -> rng: random_action + step fused
+    playout: Callable | None = None  # (seed, g, opts, row, scratch, returns_out, i) -> length: one random deal
+    sweep_deal: Callable | None = None  # (row, seed, g, opts, scratch) -> rng: the invariant sweep's deals
+    copy_state: Callable | None = None  # (dst, src): copy the live part of a row
     # optional: (row, player, opts, rng, scratch) -> (rng, ok), redistributing the cards hidden from player
     resample_hidden: Callable | None = None
     resample_scratch_len: int = 0
     # optional: (row, player, opts, seed, out_rows) -> failures, n uniform worlds of player's view in one call
     sample_worlds: Callable | None = None
+    package: str = ""  # the game's package, e.g. "tarockrl.games.dreierles"
+
+    def module(self, name: str) -> Any:
+        """The game package's module ``name`` (e.g. ``"resample"``), or ``None`` when it has none."""
+        if not self.package:
+            return None
+        from tarockrl.games.contract import optional_module
+
+        return optional_module(self.package, name)
+
+    @functools.cached_property
+    def drivers(self) -> Any:
+        """The generated batch-driver module of this game (see :mod:`tarockrl.engine.batch_template`)."""
+        from tarockrl.games.drivers import batch_drivers
+
+        return batch_drivers(self)
+
+    @property
+    def batch_deal(self) -> Callable:
+        """(rows, seed, first_id, opts)"""
+        return self.drivers.batch_deal
+
+    @property
+    def batch_legal_masks(self) -> Callable:
+        """(rows, opts, out)"""
+        return self.drivers.batch_legal_masks
+
+    @property
+    def batch_step(self) -> Callable:
+        """(rows, actions, opts, status)"""
+        return self.drivers.batch_step
+
+    @property
+    def batch_observe(self) -> Callable:
+        """(rows, players, opts, out)"""
+        return self.drivers.batch_observe
+
+    @property
+    def batch_random_actions(self) -> Callable:
+        """(rows, seed, step_no, opts, out)"""
+        return self.drivers.batch_random_actions
+
+    @property
+    def random_playouts(self) -> Callable:
+        """(n, seed, opts, returns_out_i64, lengths_out, first_deal_id)"""
+        return self.drivers.random_playouts
+
+    @property
+    def invariant_sweep(self) -> Callable:
+        """(n, seed, opts, codes_out)"""
+        return self.drivers.invariant_sweep
+
+    @property
+    def perft(self) -> Callable:
+        """(row, depth, opts) -> int"""
+        return self.drivers.perft
 
 
 def _as_action(action: Any, num_actions: int) -> int:
@@ -301,17 +363,18 @@ class Game:
                 raise CorruptStateError(f"states[{i}]: {exc}") from None
         return Batch(self, rows)
 
-    def random_playouts(self, n: int, seed: int = 0, return_lengths: bool = False):
-        """Play ``n`` deals with uniformly random legal actions in one parallel numba call.
+    def random_playouts(self, n: int, seed: int = 0, return_lengths: bool = False, first_deal_id: int = 0):
+        """Play deals ``first_deal_id .. first_deal_id + n - 1`` with uniformly random legal actions (one numba call).
 
         Returns the settlements ``float64[n, num_players]`` (and the episode lengths when asked).
-        Game ``g`` depends only on ``(seed, g)``, not on the number of threads.
+        Deal ``g`` depends only on ``(seed, g)``, not on the number of threads or on how deals are split.
         """
         n = _check_int("n", n, 0, 2**40)
         seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
+        first_deal_id = _check_int("first_deal_id", first_deal_id, -(2**63), 2**63 - 1 - n)
         out = np.zeros((n, self.num_players), dtype=np.int64)
         lengths = np.zeros(n, dtype=np.int64)
-        self._def.random_playouts(n, np.int64(seed), self._opts, out, lengths)
+        self._def.random_playouts(n, np.int64(seed), self._opts, out, lengths, np.int64(first_deal_id))
         result = out.astype(np.float64)
         return (result, lengths) if return_lengths else result
 

@@ -105,6 +105,15 @@ def slot_of(cls: type, name: str) -> int:
     raise KeyError(name)
 
 
+def choice_code(cls: type, name: str, value: str) -> int:
+    """The encoded value of choice ``value`` of option ``name``: kernels compare with these named constants
+    (frozen by numba at compile time), never with a position in the list of choices."""
+    for f in dataclasses.fields(cls):
+        if f.name == name:
+            return f.metadata["choices"].index(value)
+    raise KeyError(name)
+
+
 def describe(cls: type) -> list[tuple[str, Any, str]]:
     """``(name, default, doc)`` for every option, for help texts and the README."""
     return [(f.name, f.default, f.metadata.get("doc", "")) for f in dataclasses.fields(cls)]

@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
-import numba
 import numpy as np
 import pytest
 
@@ -79,41 +73,7 @@ def test_perft_raeuber_restriction_sets(rules, count):
     assert game.perft(state, 9) == count
 
 
-def test_same_results_with_one_and_two_threads():
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = GAME.random_playouts(5000, seed=3, return_lengths=True)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = GAME.random_playouts(5000, seed=3, return_lengths=True)
-    finally:
-        numba.set_num_threads(old)
-    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
-
-
 def test_batch_prefix_is_independent_of_batch_size():
     small = GAME.new_batch(10, seed=4).rows
     large = GAME.new_batch(1000, seed=4).rows
     assert np.array_equal(small, large[:10])
-
-
-_JIT_OFF_SCRIPT = """
-import json, numpy as np, tarockrl
-g = tarockrl.make_game("dreierles")
-r, n = g.random_playouts(3, seed=12, return_lengths=True)
-s = g.new_initial_state(seed=5, deal_id=2)
-print(json.dumps({"returns": r.tolist(), "lengths": n.tolist(), "deal": s.deal(),
-                  "obs": float(s.observation(1).sum())}))
-"""
-
-
-def test_jit_off_gives_identical_games():
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", _JIT_OFF_SCRIPT], env=env, capture_output=True, text=True,
-                         timeout=600, check=True)
-    off = json.loads(out.stdout.strip().splitlines()[-1])
-    r, n = GAME.random_playouts(3, seed=12, return_lengths=True)
-    s = GAME.new_initial_state(seed=5, deal_id=2)
-    assert off["returns"] == r.tolist() and off["lengths"] == n.tolist()
-    assert off["deal"] == s.deal()
-    assert off["obs"] == float(s.observation(1).sum())

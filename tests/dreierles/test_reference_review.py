@@ -1,4 +1,4 @@
-"""Cross-check of the engine against the independent pure-Python reference (``reference_review.py``).
+"""Cross-check of the engine against the independent pure-Python reference (``reference.py``).
 
 Random and skewed deals are played with random legal actions; after every action the engine and the reference
 must agree on the phase, the seat to move, the sorted legal actions and terminality, and at the end on the returns.
@@ -13,7 +13,7 @@ import pytest
 
 import tarockrl
 from tarockrl.errors import IllegalActionError
-from tests.dreierles.reference_review import (
+from tests.dreierles.reference import (
     A_DISCARD,
     CODES,
     DREIER,

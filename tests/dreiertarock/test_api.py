@@ -146,34 +146,3 @@ def test_transcript_of_special_endings():
     while not sv.is_terminal():
         sv.apply_action(sv.legal_actions()[0])
     assert "Solo Valat" in sv.transcript()
-
-
-def test_batch_api_matches_single_states():
-    batch = GAME.new_batch(64, seed=8)
-    singles = [GAME.new_initial_state(seed=8, deal_id=i) for i in range(64)]
-    step = 0
-    while not batch.is_terminal().all():
-        masks = batch.legal_masks()
-        players = batch.current_players()
-        obs = batch.observations()
-        actions = batch.random_actions(seed=9, step_no=step)
-        for i, s in enumerate(singles):
-            if s.is_terminal():
-                assert players[i] == -1 and actions[i] == -1 and not masks[i].any() and not obs[i].any()
-                continue
-            assert players[i] == s.current_player()
-            assert np.array_equal(masks[i], s.legal_action_mask())
-            assert np.array_equal(obs[i], s.observation(s.current_player()))
-            assert masks[i, actions[i]]
-            s.apply_action(int(actions[i]))
-        batch.step(actions)
-        step += 1
-    returns = batch.returns()
-    assert np.all(returns.sum(axis=1) == 0)
-    for i, s in enumerate(singles):
-        assert batch.state(i) == s
-        assert np.array_equal(returns[i], s.returns())
-    again = GAME.batch_from_states(singles)
-    assert np.array_equal(again.rows, batch.rows)
-    assert np.array_equal(batch.clone().rows, batch.rows)
-    assert batch.observations(np.zeros(64, dtype=np.int64)).shape == (64, GAME.observation_size)

@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numba
 import numpy as np
 
 import tarockrl
@@ -32,24 +31,6 @@ def test_same_seed_same_bytes():
     # a game's result does not depend on how many games are played with it
     r3 = GAME.random_playouts(700, seed=3)
     assert np.array_equal(r3, r1[:700])
-
-
-def test_thread_count_does_not_matter():
-    threads = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = GAME.random_playouts(20_000, seed=5, return_lengths=True)
-        one_codes = GAME.invariant_sweep(3000, seed=5)
-        one_actions = GAME.new_batch(1000, seed=5).random_actions(seed=1, step_no=2)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = GAME.random_playouts(20_000, seed=5, return_lengths=True)
-        two_codes = GAME.invariant_sweep(3000, seed=5)
-        two_actions = GAME.new_batch(1000, seed=5).random_actions(seed=1, step_no=2)
-    finally:
-        numba.set_num_threads(threads)
-    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
-    assert np.array_equal(one_codes, two_codes)
-    assert np.array_equal(one_actions, two_actions)
 
 
 PROBE = r"""

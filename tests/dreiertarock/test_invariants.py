@@ -134,28 +134,30 @@ def test_longest_announcement_phase():
 
 
 def test_check_invariants_catches_broken_rows():
+    from tarockrl.engine import invariants as INV
+
     opts = GAME.encoded_options
     state = GAME.new_initial_state(seed=8)
     row = state._row.copy()
     assert K.check_invariants(row, opts) == 0
     bad = row.copy()
     bad[L.HAND] |= bad[L.HAND + 1] & -bad[L.HAND + 1]  # a card in two hands
-    assert K.check_invariants(bad, opts) == 1
+    assert K.check_invariants(bad, opts) == INV.CARDS
     bad = row.copy()
     bad[L.PACKET] = 0  # three cards missing
-    assert K.check_invariants(bad, opts) == 1
+    assert K.check_invariants(bad, opts) == INV.CARDS
     bad = row.copy()
     bad[L.HIST_LEN] = 200
-    assert K.check_invariants(bad, opts) == 3
+    assert K.check_invariants(bad, opts) == INV.TOO_MANY_ACTIONS
     bad = row.copy()
     bad[L.CUR] = 5
-    assert K.check_invariants(bad, opts) == 8
+    assert K.check_invariants(bad, opts) == INV.NO_SEAT_TO_ACT
     bad = row.copy()
     bad[L.MAGIC] = 0
-    assert K.check_invariants(bad, opts) == 10
+    assert K.check_invariants(bad, opts) == INV.LAYOUT
     done = GAME.new_initial_state(seed=8)
     while not done.is_terminal():
         done.apply_action(done.legal_actions()[0])
     bad = done._row.copy()
     bad[L.RESULT] += 1
-    assert K.check_invariants(bad, opts) == 5
+    assert K.check_invariants(bad, opts) == INV.SETTLEMENT

@@ -1,6 +1,6 @@
 """Golden perft counts: the number of legal action sequences of a given length from fixed positions.
 
-The small depths were cross-checked against the slow reference implementation (tests/dreiertarock/naive.py);
+The small depths were cross-checked against the slow reference implementation (tests/dreiertarock/reference_naive.py);
 the numbers are stored so that any change of the rules kernels shows up here.
 """
 
@@ -13,7 +13,7 @@ import pytest
 import tarockrl
 from tarockrl.games.dreiertarock.text import parse_action
 from tests.dreiertarock.helpers import acts
-from tests.dreiertarock.naive import Naive
+from tests.dreiertarock.reference_naive import Naive
 from tests.dreiertarock.test_options import SCRIPT_A, SCRIPT_D
 from tests.dreiertarock.test_worked_examples import DEAL_A, DEAL_D, DEAL_E
 

@@ -1,4 +1,4 @@
-"""The numba engine against the slow reference implementation (tests/dreiertarock/naive.py), action by action.
+"""The numba engine against the slow reference implementation (tests/dreiertarock/reference_naive.py), action by action.
 
 Random deals, random rules options and random (partly greedy) actions: at every decision both must agree on
 the seat to act and the exact legal set, and at the end on the settlement.
@@ -12,7 +12,7 @@ import pytest
 
 import tarockrl
 from tarockrl.games.dreiertarock import layout as L
-from tests.dreiertarock.naive import Naive
+from tests.dreiertarock.reference_naive import Naive
 
 OPTION_CHOICES = {
     "all_pass_rule": ["redeal", "trischaken"],

@@ -1,4 +1,4 @@
-"""Differential test: the engine against the independent review reference (``reference_review.py``).
+"""Differential test: the engine against the independent review reference (``reference.py``).
 
 Random games through the public API; after every action the current player, the sorted legal actions and
 terminality must agree, and at the end the returns.
@@ -11,7 +11,7 @@ import random
 import pytest
 
 import tarockrl
-from tests.dreiertarock.reference_review import RefDreiertarock
+from tests.dreiertarock.reference import RefDreiertarock
 
 OPTION_SETS = [
     {},

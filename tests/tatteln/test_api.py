@@ -190,31 +190,6 @@ def test_clone_is_independent():
     assert copy_ != state and len(copy_.history()) == 0
 
 
-def test_batch_matches_single_states():
-    n = 64
-    batch = GAME.new_batch(n, seed=5)
-    singles = [GAME.new_initial_state(seed=5, deal_id=i) for i in range(n)]
-    for step in range(200):
-        masks = batch.legal_masks()
-        for i in range(0, n, 7):
-            assert np.array_equal(masks[i], singles[i].legal_action_mask())
-        obs = batch.observations()
-        for i in range(0, n, 9):
-            if not singles[i].is_terminal():
-                assert np.array_equal(obs[i], singles[i].observation(singles[i].current_player()))
-        acts = batch.random_actions(seed=3, step_no=step)
-        live = ~batch.is_terminal()
-        if not live.any():
-            break
-        batch.step(acts)
-        for i in range(n):
-            if live[i]:
-                singles[i].apply_action(int(acts[i]))
-    assert batch.is_terminal().all()
-    assert np.array_equal(batch.returns(), np.stack([s.returns() for s in singles]))
-    assert (batch.current_players() == -1).all()
-
-
 def test_batch_step_refuses_illegal_actions_without_changing_rows():
     batch = GAME.new_batch(4, seed=1)
     before = batch.rows.copy()

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 import tarockrl
-from tarockrl.games.tatteln import batch
 from tarockrl.games.tatteln import layout as L
 from tests.tatteln.helpers import GAME
 from tests.tatteln.test_worked_examples import E2_DEAL, E6_DEAL
@@ -74,5 +73,5 @@ def test_perft_matches_python_recursion():
 def test_batch_perft():
     rows = np.stack([_state(n).row for n in sorted(GOLDEN)])
     out = np.zeros(len(rows), dtype=np.int64)
-    batch.batch_perft(rows, np.int64(4), GAME.encoded_options, out)
+    GAME.definition.drivers.batch_perft(rows, np.int64(4), GAME.encoded_options, out)
     assert out.tolist() == [GOLDEN[n][3] for n in sorted(GOLDEN)]

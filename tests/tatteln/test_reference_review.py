@@ -1,4 +1,4 @@
-"""Action-by-action comparison of the engine with the independent reference in reference_review.py."""
+"""Action-by-action comparison of the engine with the independent reference in reference.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from tarockrl.errors import TarockError
 from tarockrl.games.tatteln.partie import Partie
 
 from .helpers import legal_names, make_deal, melds
-from .reference_review import RefPartie, RefTatteln
+from .reference import RefPartie, RefTatteln
 
 OPTION_SETS = [
     {},

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 
-import numba
 import numpy as np
 import pytest
 
@@ -115,21 +114,6 @@ def test_same_seed_same_bytes():
     assert GAME.new_initial_state(seed=31, deal_id=5).to_bytes() != a.to_bytes()
 
 
-def test_same_results_with_one_and_two_threads():
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = GAME.random_playouts(5000, seed=3, return_lengths=True)
-        sweep_one = GAME.invariant_sweep(500, seed=3)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = GAME.random_playouts(5000, seed=3, return_lengths=True)
-        sweep_two = GAME.invariant_sweep(500, seed=3)
-    finally:
-        numba.set_num_threads(old)
-    assert np.array_equal(one[0], two[0]) and np.array_equal(one[1], two[1])
-    assert np.array_equal(sweep_one, sweep_two)
-
-
 def test_playouts_match_the_single_state_api():
     returns, lengths = GAME.random_playouts(3, seed=12, return_lengths=True)
     again, lengths2 = GAME.random_playouts(3, seed=12, return_lengths=True)
@@ -142,22 +126,6 @@ def test_batch_prefix_is_independent_of_batch_size():
     small = GAME.new_batch(10, seed=4).rows
     large = GAME.new_batch(1000, seed=4).rows
     assert np.array_equal(small, large[:10])
-
-
-def test_batch_stepping_matches_single_states():
-    batch = GAME.new_batch(8, seed=6)
-    states = [GAME.new_initial_state(seed=6, deal_id=i) for i in range(8)]
-    step = 0
-    while not batch.is_terminal().all():
-        acts = batch.random_actions(seed=9, step_no=step)
-        for s, a in zip(states, acts):
-            if a >= 0:
-                s.apply_action(int(a))
-        batch.step(acts)
-        step += 1
-    for i, s in enumerate(states):
-        assert np.array_equal(batch.rows[i], s.row)
-        assert np.array_equal(batch.returns()[i], s.returns())
 
 
 _JIT_OFF_SCRIPT = """
@@ -197,6 +165,7 @@ def test_jit_off_gives_identical_games():
 
 
 def test_check_invariants_flags_broken_rows():
+    from tarockrl.engine import invariants as INV
     from tarockrl.games.troccas.kernels import check_invariants
 
     state = GAME.new_initial_state(seed=3)
@@ -204,13 +173,13 @@ def test_check_invariants_flags_broken_rows():
     assert check_invariants(state.row.copy(), opts) == 0
     row = state.row.copy()
     row[L.HAND_SW + 2] |= row[L.HAND_SW + 1] & -row[L.HAND_SW + 1]  # a card in two hands
-    assert check_invariants(row, opts) == 1
+    assert check_invariants(row, opts) == INV.CARDS
     row = state.row.copy()
     row[L.CUR] = -1
-    assert check_invariants(row, opts) == 9
+    assert check_invariants(row, opts) == INV.NO_SEAT_TO_ACT
     row = state.row.copy()
     row[L.PERM + 5] = row[L.PERM + 6]
-    assert check_invariants(row, opts) == 10
+    assert check_invariants(row, opts) == INV.DEAL_ORDER
     row = state.row.copy()
     row[L.HIST_LEN] = 500
-    assert check_invariants(row, opts) == 3
+    assert check_invariants(row, opts) == INV.TOO_MANY_ACTIONS

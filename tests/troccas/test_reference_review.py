@@ -1,4 +1,4 @@
-"""Differential review: the engine against the independent pure-Python reference (reference_impl.py).
+"""Differential review: the engine against the independent pure-Python reference (reference.py).
 
 After every action both must agree on the seat to act, the sorted legal actions and terminality; at the end on
 the returns. Deals come from the engine's seeded dealer (with ``max_redeals = 0``) or from explicit deal dicts
@@ -12,7 +12,7 @@ import random
 import pytest
 
 import tarockrl
-from tests.troccas.reference_impl import CODES, DEFAULTS, Reference
+from tests.troccas.reference import CODES, DEFAULTS, Reference
 
 VARIANTS = [
     {},

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tarockrl.engine import invariants as INV
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.rng import below, stream_seed
 from tarockrl.engine.select import select_bit
@@ -33,6 +34,7 @@ from tarockrl.games.dreierles.cards import (
     VALUE_CLASS_MASKS,
 )
 from tarockrl.games.dreierles.layout import (
+    A_ANNOUNCE,
     A_DISCARD,
     A_KNOCK,
     A_PLAY,
@@ -92,6 +94,10 @@ from tarockrl.games.dreierles.layout import (
     WON,
 )
 from tarockrl.games.dreierles.rules import (
+    ANNOUNCE_BEFORE_KNOCKS,
+    BONUS_BASIS_DEALT,
+    COUNTING_EXACT_THIRDS,
+    KNOCK_ELIG_BIDDERS,
     O_ALLOW_REKNOCK,
     O_ANNOUNCE_TIMING,
     O_AUTO_FORCED,
@@ -118,6 +124,11 @@ from tarockrl.games.dreierles.rules import (
     O_RAEUBER_PFEIFE,
     O_RAEUBER_SET,
     O_ZEHN_MIN,
+    RAEUBER_21_NOT_BEFORE_STIESS,
+    RAEUBER_21_NOT_WITH_STIESS,
+    RAEUBER_PFEIFE_BY_TRICK_3,
+    RAEUBER_SET_IFFEZHEIM,
+    RAEUBER_SET_NONE,
 )
 
 ONE = np.int64(1)
@@ -206,14 +217,14 @@ def discard_legal(hand, left):
 def raeuber_restrict(legal, hand, state, opts):
     """Apply the Räuber play restrictions of the selected regional set to the base legal set."""
     rule_set = opts[O_RAEUBER_SET]
-    if rule_set == 2:  # none
+    if rule_set == RAEUBER_SET_NONE:
         return legal
     n = state[TRICK_N]
     trick_no = state[TRICK_NO] + 1
     in_trick = np.int64(0)
     for i in range(n):
         in_trick |= ONE << state[TRICK_CARD + i]
-    if rule_set == 1:  # iffezheim
+    if rule_set == RAEUBER_SET_IFFEZHEIM:
         if popcount(legal) == 1:
             return legal
         if (legal & STIESS) != 0 and (in_trick & T21) != 0:
@@ -227,7 +238,7 @@ def raeuber_restrict(legal, hand, state, opts):
             return oblig
         return legal
     # steinmauern
-    if opts[O_RAEUBER_PFEIFE] == 0:  # by_trick_3
+    if opts[O_RAEUBER_PFEIFE] == RAEUBER_PFEIFE_BY_TRICK_3:
         if opts[O_RAEUBER_CARRY] != 0:
             due = trick_no >= 3
         else:
@@ -240,9 +251,9 @@ def raeuber_restrict(legal, hand, state, opts):
     if (legal & T21) != 0 and (hand & TRUMPS & ~T21) != 0:
         rule21 = opts[O_RAEUBER_21]
         st_in_trick = (in_trick & STIESS) != 0
-        if rule21 == 0 and not (state[STIESS_PLAYED] != 0 or st_in_trick):
+        if rule21 == RAEUBER_21_NOT_BEFORE_STIESS and not (state[STIESS_PLAYED] != 0 or st_in_trick):
             legal &= ~T21
-        elif rule21 == 1 and st_in_trick:
+        elif rule21 == RAEUBER_21_NOT_WITH_STIESS and st_in_trick:
             legal &= ~T21
     return legal
 
@@ -275,7 +286,7 @@ def legal_set(state, opts):
     if phase == DISCARD:
         return A_DISCARD, discard_legal(state[HAND + state[DECLARER]], state[DISCARD_LEFT])
     if phase == ANNOUNCE:
-        return np.int64(59), np.int64(0b11)
+        return np.int64(A_ANNOUNCE), np.int64(0b11)
     if phase == TERMINAL:
         return 0, np.int64(0)
     return A_KNOCK, np.int64(0b11)  # KNOCK, REKNOCK, RAEUBER_KNOCK
@@ -319,7 +330,7 @@ def _knock_eligible(state, seat, opts):
     bid = state[BID + seat]
     if opts[O_LAST_ROUND] != 0:
         return bid == -1
-    if opts[O_KNOCK_ELIG] == 0:
+    if opts[O_KNOCK_ELIG] == KNOCK_ELIG_BIDDERS:
         return bid >= 1
     return bid != 0
 
@@ -328,7 +339,7 @@ def _knock_eligible(state, seat, opts):
 def _advance(state, opts):
     """Move to the next post-exchange decision (announce / knock / re-knock), or start play."""
     d = state[DECLARER]
-    announce_step = ANNOUNCE_STEP_BEFORE if opts[O_ANNOUNCE_TIMING] == 0 else ANNOUNCE_STEP_AFTER
+    announce_step = ANNOUNCE_STEP_BEFORE if opts[O_ANNOUNCE_TIMING] == ANNOUNCE_BEFORE_KNOCKS else ANNOUNCE_STEP_AFTER
     while True:
         step = state[STEP]
         if step >= 3:
@@ -492,7 +503,7 @@ def apply_unchecked(state, action, opts):
             state[STEP] = 0
             _advance(state, opts)
     elif phase == ANNOUNCE:
-        state[ANNOUNCED] = 1 if action == 59 else 0
+        state[ANNOUNCED] = 1 if action == A_ANNOUNCE else 0
         state[STEP] += 1
         _advance(state, opts)
     elif phase == KNOCK:
@@ -557,7 +568,7 @@ def pile_points(mask, opts):
     """Card points of a pile: groups of three minus 2, a short last group minus 1 (or thirds: 3F - 2n)."""
     n = popcount(mask)
     total = n + weighted_popcount(mask, VALUE_CLASS_MASKS, VALUE_CLASS_EXTRA)
-    if opts[O_COUNTING] == 1:
+    if opts[O_COUNTING] == COUNTING_EXACT_THIRDS:
         return 3 * total - 2 * n
     return total - 2 * (n // 3) - (1 if n % 3 != 0 else 0)
 
@@ -650,7 +661,7 @@ def contract_payment(p, contract, knocks, opts):
 
     ``p`` is the declarer's card points (thirds with exact-thirds counting), ``contract`` 1..4.
     """
-    if opts[O_COUNTING] == 1:
+    if opts[O_COUNTING] == COUNTING_EXACT_THIRDS:
         win = p >= 107
         excess = p - 105 if win else max(0, 105 - p)
         units = (excess + 14) // 15
@@ -693,7 +704,7 @@ def score(state, opts):
         state[RESULT + d] += 2 * x
         state[RESULT + f1] -= x
         state[RESULT + f2] -= x
-        _add_hand_bonuses(state, opts[O_BONUS_BASIS] == 1, bm, opts)
+        _add_hand_bonuses(state, opts[O_BONUS_BASIS] == BONUS_BASIS_DEALT, bm, opts)
 
 
 @njit(cache=True, _nrt=False)
@@ -754,31 +765,29 @@ def _place(state, i):
 
 @njit(cache=True, _nrt=False)
 def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
 
-    1 a card in two places or missing; 2 empty legal set before the end or a legal set at the end;
-    3 episode too long; 4 played-card counts disagree with the trick count; 5 settlement not zero-sum;
-    6 card points do not add up; 7 terminal episode length outside 49..56 or not 48 card plays;
-    9 phase or seat to move out of range.
+    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
+    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, NO_SEAT_TO_ACT.
     """
     if state[PHASE] < AUCTION or state[PHASE] > TERMINAL or state[CUR] < -1 or state[CUR] > 2:
-        return 9
+        return INV.NO_SEAT_TO_ACT
     if (state[CUR] == -1) != (state[PHASE] == TERMINAL):
-        return 9
+        return INV.NO_SEAT_TO_ACT
     seen = np.int64(0)
     for i in range(10):
         place = _place(state, i)
         if (seen & place) != 0:
-            return 1
+            return INV.CARDS
         seen |= place
     if seen != ALL:
-        return 1
+        return INV.CARDS
     offset, mask = legal_set(state, opts)
     terminal = state[PHASE] == TERMINAL
     if terminal == (mask != 0):
-        return 2
+        return INV.LEGAL_SET
     if state[HIST_LEN] > MAX_EPISODE_LENGTH:
-        return 3
+        return INV.TOO_MANY_ACTIONS
     plays = 0
     for s in range(3):
         n = popcount(state[PLAYED_BY + s])
@@ -789,22 +798,52 @@ def check_invariants(state, opts):
             if pos < state[TRICK_N]:
                 expected += 1
         if n != expected:
-            return 4
+            return INV.COUNTS
     if terminal:
         if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] != 0:
-            return 5
+            return INV.SETTLEMENT
         total = pile_points(ALL, opts)
         if state[RAEUBER] != 0:
             blind = np.int64(0)
             for i in range(6):
                 blind |= ONE << state[BLIND + i]
             if state[POINTS] + state[POINTS + 1] + state[POINTS + 2] + pile_points(blind, opts) != total:
-                return 6
+                return INV.POINTS
         else:
             d = state[DECLARER]
             if state[POINTS + d] + state[POINTS + (d + 1) % 3] != total:
-                return 6
+                return INV.POINTS
         if plays != 48 or state[HIST_LEN] < 49 or state[HIST_LEN] > MAX_EPISODE_LENGTH:
-            return 7
+            return INV.FINAL_SHAPE
     return 0
 
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the rest of the kernel contract (tarockrl.games.contract): what the generated drivers call
+# ---------------------------------------------------------------------------------------------------------
+LEGAL_WORDS = 1
+
+
+@njit(cache=True, _nrt=False)
+def deal_rng(state, seed, deal_id, opts, scratch):
+    """Deal ``deal(seed, deal_id)`` into ``state``; returns the stream a random playout continues with."""
+    return deal_with_rng(state, stream_seed(seed, deal_id), opts, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def legal_words(state, opts, out):
+    """The legal actions as one ``(offset, mask)`` pair in ``out[0], out[1]``."""
+    offset, mask = legal_set(state, opts)
+    out[0] = offset
+    out[1] = mask
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def random_step(state, opts, rng):
+    """``random_action`` then ``step``, with the card-play phase on its own fast path; returns the rng."""
+    if state[PHASE] == PLAY and opts[O_AUTO_FORCED] == 0:
+        return random_card_play(state, opts, rng)
+    rng, a = random_action(state, opts, rng)
+    step(state, a, opts)
+    return rng

@@ -80,7 +80,7 @@ from tarockrl.games.dreierles.layout import (
     TRICK_NO,
     WON,
 )
-from tarockrl.games.dreierles.rules import O_COUNTING, O_DEF_SEE_BLIND, O_LAST_ROUND
+from tarockrl.games.dreierles.rules import COUNTING_EXACT_THIRDS, O_COUNTING, O_DEF_SEE_BLIND, O_LAST_ROUND
 
 _sizes = [
     ("HAND", 54), ("DEALER", 3), ("LAST_ROUND", 1), ("PHASE", 8), ("TO_MOVE", 3), ("AUCTION", 18),
@@ -191,7 +191,7 @@ def observe(state, player, opts, out):
             out[OBS_TRICK + 54 * ((seat - player) % 3) + state[TRICK_CARD + i]] = 1.0
     out[OBS_TRICK_NO] = state[TRICK_NO] / 16.0
     if terminal:
-        scale = 210.0 if opts[O_COUNTING] == 1 else 70.0
+        scale = 210.0 if opts[O_COUNTING] == COUNTING_EXACT_THIRDS else 70.0
         for r in range(3):
             seat = (player + r) % 3
             out[OBS_POINTS + r] = state[POINTS + seat] / scale

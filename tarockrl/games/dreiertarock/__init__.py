@@ -1,10 +1,9 @@
 """Dreiertarock: Austrian tarock for three with the 54-card pack (Einser .. Fünfer, Solo, Solo Valat).
 
 Modules: :mod:`.cards` (index, codes, masks), :mod:`.rules` (the variant options), :mod:`.layout` (state slots,
-phases, actions), :mod:`.kernels` (numba rules), :mod:`.observe` (observation layout), :mod:`.batch`
-(parallel drivers), :mod:`.text` (deal notation and readable output), :mod:`.resample` (hidden-card
-sampling for a seat). ``DEFINITION`` plugs it into the
-generic :mod:`tarockrl.games.api`.
+phases, actions), :mod:`.kernels` (numba rules), :mod:`.observe` (observation layout), :mod:`.text` (deal
+notation and readable output), :mod:`.resample` (hidden-card sampling for a seat). ``DEFINITION`` is built from
+them by the contract of :mod:`tarockrl.games.contract`.
 
 Readings of the spec
 --------------------
@@ -34,60 +33,16 @@ Where the rules specification leaves a point open, the engine reads it as follow
   trick-winner rule in force, so with ``kaiserstich`` a Pagat that takes Mond and Sküs in trick 16 scores.
 * **Action names.** The spec's identifiers (``PASS``, ``BID_ZWEIER``, ``TAKE_PACKET_0``, ``DOUBLE_GAME`` ...);
   card actions read ``PLAY HK`` / ``DISCARD D4`` (``text.parse_action`` also takes ``PLAY_HK``).
-* **Hidden-card sampling** (:mod:`.resample`) uses the inferences listed in its docstring (voids, taken talon
-  cards, plain hidden discards, no plain card left after a forced tarock discard, the non-void deal); it does
-  not use the Trischaken Stichzwang and Pagat inferences.
+* **Hidden-card sampling** (:mod:`.resample`) is exactly uniform over the worlds consistent with a seat's
+  information; its module docstring lists what it honours (voids, taken talon cards, forbidden discards, announced
+  birds, the Trischaken duties, the non-void deal) and what it deliberately ignores (bids, Kontra).
 """
 
 from __future__ import annotations
 
-from tarockrl.games.api import GameDefinition
-from tarockrl.games.dreiertarock import batch, kernels, layout, observe, resample, text
+from tarockrl.games.contract import define
 from tarockrl.games.dreiertarock.rules import DreiertarockRules
 
-DEFINITION = GameDefinition(
-    name="dreiertarock",
-    display_name="Dreiertarock",
-    num_players=3,
-    num_actions=layout.NUM_ACTIONS,
-    state_len=layout.STATE_LEN,
-    observation_size=observe.OBS_LEN,
-    max_episode_length=layout.MAX_EPISODE_LENGTH,
-    rules_class=DreiertarockRules,
-    slot_phase=layout.PHASE,
-    slot_cur=layout.CUR,
-    slot_hist_len=layout.HIST_LEN,
-    slot_hist=layout.HIST,
-    slot_magic=layout.MAGIC,
-    slot_result=layout.RESULT,
-    magic=layout.LAYOUT_MAGIC,
-    terminal_phase=layout.TERMINAL,
-    phase_names=layout.PHASE_NAMES,
-    deal=kernels.deal,
-    legal_mask=kernels.legal_mask,
-    apply_action=kernels.apply_action,
-    observe=observe.observe,
-    returns=kernels.returns,
-    check_invariants=kernels.check_invariants,
-    batch_deal=batch.batch_deal,
-    batch_legal_masks=batch.batch_legal_masks,
-    batch_step=batch.batch_step,
-    random_action=kernels.random_action,
-    step=kernels.step,
-    batch_observe=batch.batch_observe,
-    batch_random_actions=batch.batch_random_actions,
-    random_playouts=batch.random_playouts,
-    invariant_sweep=batch.invariant_sweep,
-    perft=batch.perft,
-    state_from_deal=text.state_from_deal,
-    deal_of=text.deal_of,
-    action_to_string=text.action_to_string,
-    state_to_string=text.state_to_string,
-    transcript=text.transcript,
-    specialize=None,  # the sizes do not depend on the options
-    resample_hidden=resample.resample_hidden,
-    resample_scratch_len=resample.SCRATCH_LEN,
-    sample_worlds=resample.sample_worlds,
-)
+DEFINITION = define(__name__, display_name="Dreiertarock", num_players=3, rules_class=DreiertarockRules)
 
 __all__ = ["DEFINITION", "DreiertarockRules"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tarockrl.engine import invariants as INV
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import beating_cards, winning_card
 from tarockrl.engine.pack54 import thirds
@@ -109,6 +110,7 @@ from tarockrl.games.dreiertarock.layout import BIRD_SILENT as _BIRD_SILENT
 from tarockrl.games.dreiertarock.layout import BIRD_TRICK_NUMBERS as _BIRD_TRICK_NO
 from tarockrl.games.dreiertarock.layout import GAME_VALUES as _GAME_VALUES
 from tarockrl.games.dreiertarock.rules import (
+    ALL_PASS_TRISCHAKEN,
     O_ALL_PASS,
     O_AUTO_FORCED,
     O_DEF_ANNOUNCE,
@@ -188,7 +190,7 @@ def init_from_deal(state, hand0, hand1, hand2, packet0, packet1, dealer, opts):
 def deal_with_rng(state, rng, perm, opts):
     """Deal a uniformly random deal (dealer and cards) from generator ``rng``; returns the advanced generator.
 
-    ``perm`` is an int64[54] scratch buffer. With the permutation ``p`` of the spec's section 3: forehand gets
+    ``perm`` is an int64[54] scratch buffer. With the permutation ``p`` of docs/rules/dreiertarock.md §3: forehand gets
     ``p[0:8] + p[30:38]``, middlehand ``p[8:16] + p[38:46]``, rearhand (the dealer) ``p[16:24] + p[46:54]``,
     packet 0 is ``p[24:27]`` and packet 1 ``p[27:30]``.
     """
@@ -443,7 +445,7 @@ def _apply_call(state, action, opts):
             state[DEF_TALON] = state[PACKET] | state[PACKET + 1]
             _start_announce(state)
     elif passed == 7:
-        if opts[O_ALL_PASS] == 1:
+        if opts[O_ALL_PASS] == ALL_PASS_TRISCHAKEN:
             state[TRISCHAKEN] = 1
             _start_play(state, opts)
         else:
@@ -770,19 +772,16 @@ def talon_unassigned(state):
 
 @njit(**KERNEL)
 def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
 
-    1 a card in two places or missing; 2 empty legal set before the end, or a legal set at the end;
-    3 episode longer than 105 actions; 4 played-card or hand counts disagree with the trick count;
-    5 settlement not zero-sum; 6 card points do not add up to 70; 7 a finished deal of impossible length;
-    8 no valid seat to act; 9 auction state broken (holder to act, wrong level); 10 layout tag;
-    11 a hand holds a card of a suit its seat has shown to lack.
+    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
+    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, NO_SEAT_TO_ACT, LAYOUT, AUCTION, VOIDS.
     """
     if state[MAGIC] != LAYOUT_MAGIC:
-        return 10
+        return INV.LAYOUT
     phase = state[PHASE]
     if phase < AUCTION or phase > TERMINAL:
-        return 10
+        return INV.LAYOUT
     seen = np.int64(0)
     total = np.int64(0)
     for s in range(3):
@@ -793,18 +792,18 @@ def check_invariants(state, opts):
         seen |= m
         total += popcount(m)
     if seen != ALL or total != 54:
-        return 1
+        return INV.CARDS
     offset, mask = legal_set(state, opts)
     terminal = phase == TERMINAL
     if terminal == (mask != 0):
-        return 2
+        return INV.LEGAL_SET
     if state[HIST_LEN] > MAX_EPISODE_LENGTH:
-        return 3
+        return INV.TOO_MANY_ACTIONS
     if terminal:
         if state[CUR] != -1:
-            return 8
+            return INV.NO_SEAT_TO_ACT
     elif state[CUR] < 0 or state[CUR] > 2:
-        return 8
+        return INV.NO_SEAT_TO_ACT
     plays = 0
     for s in range(3):
         n = popcount(state[PLAYED_BY + s])
@@ -813,42 +812,71 @@ def check_invariants(state, opts):
         if phase == PLAY and (s - state[LEADER]) % 3 < state[TRICK_N]:
             expected += 1
         if n != expected:
-            return 4
+            return INV.COUNTS
         size = 16 - n
         if s == state[DECLARER] and (phase == DISCARD):
             size += 3 - state[N_DISCARDS]
         if popcount(state[HAND + s]) != size:
-            return 4
+            return INV.COUNTS
     for s in range(3):
         if (state[HAND + s] & state[VOIDS + s]) != 0:
-            return 11
+            return INV.VOIDS
     if phase == AUCTION:
         if state[CUR] == state[HOLDER] or ((state[PASSED] >> state[CUR]) & 1) != 0:
-            return 9
+            return INV.AUCTION
         if state[LEVEL] >= SOLO_VALAT:
-            return 9
+            return INV.AUCTION
     if terminal:
         r = state[RESULT] + state[RESULT + 1] + state[RESULT + 2]
         if r != 0:
-            return 5
+            return INV.SETTLEMENT
         hl = state[HIST_LEN]
         if state[VOID] != 0:
-            return 0 if hl == 0 else 7
+            return 0 if hl == 0 else INV.FINAL_SHAPE
         if state[THROWN_IN] != 0:
-            return 0 if hl == 3 and state[RESULT] == 0 and state[RESULT + 1] == 0 else 7
+            return 0 if hl == 3 and state[RESULT] == 0 and state[RESULT + 1] == 0 else INV.FINAL_SHAPE
         if state[TRISCHAKEN] != 0:
             talon = state[PACKET] | state[PACKET + 1]
             pts = state[POINTS] + state[POINTS + 1] + state[POINTS + 2]
             if 3 * pts + thirds(talon) != 210:
-                return 6
+                return INV.POINTS
             if hl != 51 or plays != 48:
-                return 7
+                return INV.FINAL_SHAPE
             return 0
         d = state[DECLARER]
         left = state[HAND] | state[HAND + 1] | state[HAND + 2]
         if 3 * (state[POINTS + d] + state[POINTS + (d + 1) % 3]) + thirds(left) != 210:
-            return 6
+            return INV.POINTS
         if plays != 48:
             if not (state[CONTRACT] == SOLO_VALAT and plays % 3 == 0 and state[DECL_TRICKS] * 3 + 3 == plays):
-                return 7
+                return INV.FINAL_SHAPE
     return 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the rest of the kernel contract (tarockrl.games.contract): what the generated drivers call
+# ---------------------------------------------------------------------------------------------------------
+SCRATCH_LEN = 54
+LEGAL_WORDS = 1
+
+
+@njit(**KERNEL)
+def deal_rng(state, seed, deal_id, opts, scratch):
+    """Deal ``deal(seed, deal_id)`` into ``state`` (``scratch``: int64[54]); returns the playout's stream."""
+    return deal_with_rng(state, stream_seed(seed, deal_id), scratch, opts)
+
+
+@njit(**KERNEL)
+def legal_words(state, opts, out):
+    """The legal actions as one ``(offset, mask)`` pair in ``out[0], out[1]``."""
+    offset, mask = _legal_set(state, opts)
+    out[0] = offset
+    out[1] = mask
+
+
+@njit(**KERNEL_INLINE)
+def random_step(state, opts, rng):
+    """``random_action`` then ``step``, both inlined; returns the rng."""
+    rng, a = _random_action(state, opts, rng)
+    _step(state, a, opts)
+    return rng

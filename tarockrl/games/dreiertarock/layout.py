@@ -4,7 +4,7 @@ Card sets are int64 masks in the canonical index; seats are 0, 1, 2; ``-1`` mean
 is a ``[n, STATE_LEN]`` int64 array, so cloning is a copy and saving is ``tobytes()``.
 
 The row is ``STATE_LEN`` = 174 slots (1392 bytes). 105 of them are the action history, whose length the spec
-bounds by 105 actions (its section 9.3); everything else takes 69 slots.
+bounds by 105 actions (docs/rules/dreiertarock.md §9.3); everything else takes 69 slots.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 AUCTION, TALON, DISCARD, ANNOUNCE, PLAY, TERMINAL = range(6)
 PHASE_NAMES = ("auction", "talon", "discard", "announce", "play", "terminal")
 
-# ---- actions (the flat layout of the spec's section 9.1, 127 actions) ------------------------------------
+# ---- actions (the flat layout of docs/rules/dreiertarock.md §9.1, 127 actions) ------------------------------------
 A_PLAY = 0  # + card, 0..53
 A_DISCARD = 54  # + card, 54..107
 A_PASS = 108

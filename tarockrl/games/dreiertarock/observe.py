@@ -38,7 +38,7 @@ block                  size  meaning
 ``OBS_RESULT``            3  at the end: settlement of each relative seat / 100
 =====================  ====  ===========================================================================
 
-Everything here follows the spec's information model (its section 9.2): other hands are never shown; the
+Everything here follows the spec's information model (docs/rules/dreiertarock.md §9.2): other hands are never shown; the
 declarer's plain discards only to the declarer (other seats see the count and the face-up tarock discards);
 the Solo, Solo Valat and Trischaken talon is never shown, not even at the end; card points are not part of
 the observation (in a Solo they would reveal the unseen talon), only the public settlement at the end.

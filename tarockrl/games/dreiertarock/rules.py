@@ -1,4 +1,4 @@
-"""Dreiertarock rules options: every named variant of the rules specification (its section 8), with defaults.
+"""Dreiertarock rules options: every named variant of the rules (docs/rules/dreiertarock.md §8), with defaults.
 
 ``DreiertarockRules()`` is the default game. ``encode`` (in :mod:`tarockrl.games.options`) turns an instance
 into the int64 array the kernels read; the ``O_*`` constants are the slots of that array.
@@ -79,3 +79,6 @@ O_KAISERSTICH = _slot("kaiserstich")
 O_SV_EARLY_END = _slot("solo_valat_early_end")
 O_AUTO_FORCED = _slot("auto_play_forced")
 NUM_OPTION_SLOTS = len(opt.encode(DreiertarockRules()))
+
+# ---- named option choices (encoded values; kernels compare with these, never with a position) ----------------
+ALL_PASS_TRISCHAKEN = opt.choice_code(DreiertarockRules, "all_pass_rule", "trischaken")

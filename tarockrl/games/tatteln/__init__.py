@@ -2,10 +2,10 @@
 
 Modules: :mod:`.cards` (index, codes, tables), :mod:`.rules` (the variant options), :mod:`.melds` (sequence
 windows and sets as bit operations), :mod:`.layout` (state slots, phases, actions), :mod:`.kernels` (numba
-rules), :mod:`.observe` (observation layout), :mod:`.batch` (parallel drivers), :mod:`.text` (deal notation and
-readable output), :mod:`.partie` (the session to 500 above single deals). ``DEFINITION`` plugs it into the
-generic :mod:`tarockrl.games.api`; the action, state and observation sizes follow the options (``deck_size``
-and ``max_window_length``) through ``DEFINITION.specialize``.
+rules), :mod:`.observe` (observation layout), :mod:`.fastplay` (the register-resident random playout),
+:mod:`.text` (deal notation and readable output), :mod:`.partie` (the session to 500 above single deals).
+``DEFINITION`` is built from them by the contract of :mod:`tarockrl.games.contract`; the action, state and
+observation sizes follow the options (``deck_size`` and ``max_window_length``) through ``DEFINITION.specialize``.
 
 Readings of the spec
 --------------------
@@ -52,67 +52,27 @@ import dataclasses
 import functools
 
 from tarockrl.games.api import GameDefinition
-from tarockrl.games.tatteln import batch, kernels, layout, observe, text
+from tarockrl.games.contract import define
+from tarockrl.games.tatteln import layout, observe, text
 from tarockrl.games.tatteln.rules import TattelnRules
 
 
-def _definition_for(rules: TattelnRules) -> GameDefinition:
+def _specialize(base: GameDefinition, rules: TattelnRules) -> GameDefinition:
     """The definition with the action, state and observation sizes of ``rules``."""
     n = rules.deck_size
     return dataclasses.replace(
-        _BASE,
+        base,
         num_actions=layout.num_actions(n),
         state_len=layout.state_len(n),
         observation_size=observe.obs_len(n, rules.max_window_length),
         max_episode_length=rules.max_episode_length,
         deal_of=functools.partial(text.deal_of, rules=rules),
         action_to_string=functools.partial(text.action_to_string, deck_size=n),
-        specialize=None,
     )
 
 
-_BASE = GameDefinition(
-    name="tatteln",
-    display_name="Tatteln",
-    num_players=2,
-    num_actions=layout.num_actions(32),
-    state_len=layout.state_len(32),
-    observation_size=observe.OBS_LEN,
-    max_episode_length=TattelnRules().max_episode_length,
-    rules_class=TattelnRules,
-    slot_phase=layout.PHASE,
-    slot_cur=layout.CUR,
-    slot_hist_len=layout.HIST_LEN,
-    slot_hist=layout.HIST,
-    slot_magic=layout.MAGIC,
-    slot_result=layout.RESULT,
-    magic=layout.LAYOUT_MAGIC,
-    terminal_phase=layout.TERMINAL,
-    phase_names=layout.PHASE_NAMES,
-    deal=kernels.deal,
-    legal_mask=kernels.legal_mask,
-    apply_action=kernels.apply_action,
-    observe=observe.observe,
-    returns=kernels.returns,
-    check_invariants=kernels.check_invariants,
-    batch_deal=batch.batch_deal,
-    batch_legal_masks=batch.batch_legal_masks,
-    batch_step=batch.batch_step,
-    random_action=kernels.random_action,
-    step=kernels.step,
-    batch_observe=batch.batch_observe,
-    batch_random_actions=batch.batch_random_actions,
-    random_playouts=batch.random_playouts,
-    invariant_sweep=batch.invariant_sweep,
-    perft=batch.perft,
-    state_from_deal=text.state_from_deal,
-    deal_of=text.deal_of,
-    action_to_string=text.action_to_string,
-    state_to_string=text.state_to_string,
-    transcript=text.transcript,
-)
-
-DEFINITION = dataclasses.replace(_BASE, specialize=_definition_for)
+DEFINITION = define(__name__, display_name="Tatteln", num_players=2, rules_class=TattelnRules,
+                    specialize=_specialize)
 """The registry entry; ``make_game("tatteln", **options)`` specialises it to the options' sizes."""
 
 __all__ = ["DEFINITION", "TattelnRules"]

@@ -41,6 +41,7 @@ from tarockrl.games.tatteln.rules import (
     O_V_QUART,
     O_V_TATTEL,
     O_V_TRIO,
+    REWARD_POINTS,
 )
 
 ONE = np.int64(1)
@@ -341,7 +342,7 @@ def play_random_deal(rng, opts, perm, w):
             if opts[O_MATSCH_FORFEIT] != 0:
                 d1 = 0
     diff = d0 - d1
-    if opts[O_REWARD] == 0:
+    if opts[O_REWARD] == REWARD_POINTS:
         s = mult * diff
     else:
         s = mult * (1 if diff > 0 else (-1 if diff < 0 else 0))

@@ -13,9 +13,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tarockrl.engine import invariants as INV
 from tarockrl.engine.bits import nth_set_index, popcount
 from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
 from tarockrl.games.tatteln.cards import ALL_CARDS, HIGHER, STRENGTH, SUIT_MASK, SUIT_OF, SUIT_POINTS
+from tarockrl.games.tatteln.fastplay import WORK_LEN, play_random_deal
 from tarockrl.games.tatteln.layout import (
     ANN,
     ANN_BY_SHIFT,
@@ -103,6 +105,7 @@ from tarockrl.games.tatteln.rules import (
     O_REWARD,
     O_ROB,
     O_TIE_TRUMP,
+    REWARD_POINTS,
 )
 
 ONE = np.int64(1)
@@ -272,7 +275,7 @@ def deal(state, seed, deal_id, opts):
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def legal_cards(state, p, opts):
-    """Cards seat ``p`` may play now (spec 5.2)."""
+    """Cards seat ``p`` may play now (docs/rules/tatteln.md §5.2)."""
     h = state[HAND + p]
     led = state[LED]
     if led < 0 or state[PHASE] != FINAL_PHASE:
@@ -344,7 +347,10 @@ def is_legal(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def trick_winner(lead, follow, leader, trump, d):
-    """Winner of a trick (spec 5.3): the follower wins by beating the led suit or by trumping a plain lead."""
+    """Winner of a trick (docs/rules/tatteln.md §5.3).
+
+    The follower wins by beating the led suit or by trumping a plain lead.
+    """
     t1 = trump + 1
     ls = SUIT_OF[d, lead]
     fs = SUIT_OF[d, follow]
@@ -594,7 +600,7 @@ def pile_points(state, p, opts):
 
 @njit(cache=True)
 def deal_points(state, opts):
-    """``(Dadj[0], Dadj[1], matsched seat or -1, multiplier)`` of a finished deal (spec 6.1-6.3)."""
+    """``(Dadj[0], Dadj[1], matsched seat or -1, multiplier)`` of a finished deal (docs/rules/tatteln.md §6.1-6.3)."""
     d0 = pile_points(state, 0, opts) + state[MELD]
     d1 = pile_points(state, 1, opts) + state[MELD + 1]
     mult = np.int64(1)
@@ -617,7 +623,7 @@ def score(state, opts):
     """Fill ``RESULT`` (the zero-sum settlement) and the Matsch facts of a finished deal."""
     d0, d1, x, mult = deal_points(state, opts)
     diff = d0 - d1
-    if opts[O_REWARD] == 0:
+    if opts[O_REWARD] == REWARD_POINTS:
         s = mult * diff
     else:
         s = mult * (1 if diff > 0 else (-1 if diff < 0 else 0))
@@ -640,36 +646,32 @@ def returns(state, out):
 # ---------------------------------------------------------------------------------------------------------------
 @njit(cache=True)
 def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
 
-    1 a card in two places or missing (hands, stock, current trick, piles); 2 empty legal set before the end or a
-    legal set at the end; 3 history too long; 4 hand sizes / played cards disagree with the tricks and the
-    stock; 5 settlement not zero-sum (or non-zero before the end); 6 card points do not add up (152 + 10 in the
-    default) or negative meld points; 7 at the end: not exactly 2K plays and K tricks; 8 revealed cards outside
-    the hand; 9 final-phase tricks won do not add up; 10 phase / stock position inconsistent; 11 bad layout tag
-    or a field out of range.
+    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
+    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, LAYOUT, REVEALED, FINAL_TRICKS, STOCK.
     """
     n = opts[O_DECK]
     k = n // 2
     sl = n - 2 * opts[O_HAND]
     if state[MAGIC] != LAYOUT_MAGIC:
-        return 11
+        return INV.LAYOUT
     phase = state[PHASE]
     if phase < 0 or phase > TERMINAL or state[DEALER] < 0 or state[DEALER] > 1:
-        return 11
+        return INV.LAYOUT
     tricks = state[TRICKS]
     pos = state[STOCK_POS]
     if tricks < 0 or tricks > k or pos < 0 or pos > sl or pos % 2 != 0:
-        return 11
+        return INV.LAYOUT
     terminal = phase == TERMINAL
     if not terminal:
         if state[CUR] < 0 or state[CUR] > 1 or state[LEADER] < 0 or state[LEADER] > 1:
-            return 11
+            return INV.LAYOUT
         if state[LED] < -1 or state[LED] >= n:
-            return 11
+            return INV.LAYOUT
     for i in range(n):
         if deck_card(state, i) >= n:
-            return 11
+            return INV.LAYOUT
     # 1: every card in exactly one place
     places = np.zeros(6, dtype=np.int64)
     places[0] = state[HAND]
@@ -682,71 +684,112 @@ def check_invariants(state, opts):
     seen = np.int64(0)
     for i in range(6):
         if (seen & places[i]) != 0:
-            return 1
+            return INV.CARDS
         seen |= places[i]
     if seen != ALL_CARDS[1 if n == 36 else 0]:
-        return 1
+        return INV.CARDS
     if (state[PLAYED] & state[PLAYED + 1]) != 0 or (state[PLAYED] | state[PLAYED + 1]) != (
         state[WON] | state[WON + 1] | places[5]
     ):
-        return 1
+        return INV.CARDS
     # 2: legal set
     m = legal_set(state, opts)
     if terminal == (m != 0):
-        return 2
+        return INV.LEGAL_SET
     if not terminal and (m & ALL_CARDS[1 if n == 36 else 0]) == 0:
-        return 2
+        return INV.LEGAL_SET
     # 3: history
     if state[HIST_LEN] > hist_capacity(opts) or state[HIST_LEN] < 0:
-        return 3
+        return INV.TOO_MANY_ACTIONS
     # 4: hand sizes
     won = popcount(state[WON] | state[WON + 1])
     if won != 2 * tricks:
-        return 4
+        return INV.COUNTS
     if pos != 2 * min(tricks, sl // 2):
-        return 10
+        return INV.STOCK
     in_hands = n - won - (sl - pos)
     if in_hands % 2 != 0:
-        return 4
+        return INV.COUNTS
     base = in_hands // 2
     for seat in range(2):
         expect = base
         if not terminal and state[LED] >= 0 and seat == state[LEADER]:
             expect -= 1
         if popcount(state[HAND + seat]) != expect:
-            return 4
+            return INV.COUNTS
         if popcount(state[PLAYED + seat]) != tricks + (1 if (not terminal and state[LED] >= 0 and seat == state[
                 LEADER]) else 0):
-            return 4
+            return INV.COUNTS
     # 10: phase
     if not terminal:
         if (phase == FINAL_PHASE) != (pos == sl):
-            return 10
+            return INV.STOCK
         if tricks >= k:
-            return 10
+            return INV.STOCK
     elif tricks != k:
-        return 7
+        return INV.FINAL_SHAPE
     # 8: revealed
     for seat in range(2):
         if (state[REVEALED + seat] & ~state[HAND + seat]) != 0:
-            return 8
+            return INV.REVEALED
         if state[MELD + seat] < 0:
-            return 6
+            return INV.POINTS
     # 9: final tricks
     if state[FINAL_WON] + state[FINAL_WON + 1] != max(0, tricks - sl // 2):
-        return 9
+        return INV.FINAL_TRICKS
     # 5, 6, 7: results
     if terminal:
         if state[RESULT] + state[RESULT + 1] != 0:
-            return 5
+            return INV.SETTLEMENT
         total = card_points(ALL_CARDS[1 if n == 36 else 0], state[TRUMP], opts)
         if pile_points(state, 0, opts) + pile_points(state, 1, opts) != total + LAST_TRICK_BONUS:
-            return 6
+            return INV.POINTS
         if popcount(state[PLAYED]) + popcount(state[PLAYED + 1]) != n:
-            return 7
+            return INV.FINAL_SHAPE
         if state[HIST_LEN] < n:
-            return 7
+            return INV.FINAL_SHAPE
     else:
         if state[RESULT] != 0 or state[RESULT + 1] != 0:
-            return 5
+            return INV.SETTLEMENT
     return 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the rest of the kernel contract (tarockrl.games.contract): what the generated drivers call
+# ---------------------------------------------------------------------------------------------------------------
+LEGAL_WORDS = 1
+SCRATCH_LEN = 36 + WORK_LEN  # a shuffle of the largest pack, then play_random_deal's work array
+
+
+@njit(cache=True)
+def deal_rng(state, seed, deal_id, opts, scratch):
+    """Deal ``deal(seed, deal_id)`` into ``state``; returns the stream a random playout continues with."""
+    return deal_with_rng(state, stream_seed(seed, deal_id), opts, scratch)
+
+
+@njit(cache=True)
+def legal_words(state, opts, out):
+    """The legal actions as one ``(offset, mask)`` pair in ``out[0], out[1]`` (offset 0)."""
+    out[0] = 0
+    out[1] = legal_set(state, opts)
+
+
+@njit(cache=True)
+def random_step(state, opts, rng):
+    """``random_action`` then ``apply_unchecked``; returns the rng."""
+    rng, a = random_action(state, opts, rng)
+    apply_unchecked(state, a, opts)
+    return rng
+
+
+@njit(cache=True)
+def playout(seed, g, opts, state, scratch, returns_out, i):
+    """Random deal ``g`` of ``seed`` played to the end in registers (:mod:`.fastplay`); returns its length.
+
+    The same deal and the same choices as :func:`deal_rng` followed by ``random_action`` / ``step``; writes the
+    settlement to ``returns_out[i]``. ``state`` is not used.
+    """
+    _, s, length = play_random_deal(stream_seed(seed, g), opts, scratch[:36], scratch[36:36 + WORK_LEN])
+    returns_out[i, 0] = s
+    returns_out[i, 1] = -s
+    return length

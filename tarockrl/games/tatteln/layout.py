@@ -114,3 +114,8 @@ def state_len(deck_size: int) -> int:
 
 
 STATE_LEN_MAX = state_len(36)
+
+# sizes with the default 32-card pack (a game with other options has its own, see tatteln.specialize)
+NUM_ACTIONS = num_actions(32)
+STATE_LEN = state_len(32)
+MAX_EPISODE_LENGTH = 3 * 32 - 7

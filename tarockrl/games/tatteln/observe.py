@@ -1,4 +1,4 @@
-"""Tatteln observations: what one seat may know (spec 9.1), as a float32 vector.
+"""Tatteln observations: what one seat may know (docs/rules/tatteln.md §9.1), as a float32 vector.
 
 Seats are **relative to the observer**: entry 0 of a two-entry seat block is the observer, entry 1 the opponent.
 Card blocks have ``N`` entries in the canonical card index (32, or 36 with ``deck_size=36``). ``W`` is the number

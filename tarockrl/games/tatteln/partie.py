@@ -1,6 +1,6 @@
 """The Tatteln partie: a session of deals to ``partie_target`` (default 500) above the single-deal episode.
 
-One deal is one episode of the engine; the partie only chains deals and keeps score (spec section 7):
+One deal is one episode of the engine; the partie only chains deals and keeps score (docs/rules/tatteln.md §7):
 
 * totals ``P`` start at 0 and receive each deal's adjusted deal points ``Dadj`` (after a Matsch the matsched
   seat receives 0 with the default ``matsch_forfeits_score``);

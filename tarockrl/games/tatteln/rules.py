@@ -1,4 +1,4 @@
-"""Tatteln rules options: every named variant of the rules specification (its section 8), with the defaults.
+"""Tatteln rules options: every named variant of the rules (docs/rules/tatteln.md §8), with the defaults.
 
 ``TattelnRules()`` is the default game (32 cards, 9 per hand, trumps, robbing, Piquet meld values, partie to 500).
 ``encode`` turns an instance into the int64 array the kernels read; the ``O_*`` constants are its slots. The
@@ -124,3 +124,6 @@ O_REWARD = _slot("reward_mode")
 O_TARGET = _slot("partie_target")
 O_DOUBLE_HALF = _slot("partie_double_below_half")
 NUM_OPTION_SLOTS = len(opt.encode(TattelnRules()))
+
+# ---- named option choices (encoded values; kernels compare with these, never with a position) ----------------
+REWARD_POINTS = opt.choice_code(TattelnRules, "reward_mode", "points")

@@ -1,6 +1,7 @@
 """Tatteln text: the deal notation (parse and produce), action names, the state table and transcripts.
 
-The deal notation (spec 3.1) is a dict ``{"dealer": 0|1, "hands": [[codes of seat 0], [codes of seat 1]],
+The deal notation (docs/rules/tatteln.md §3.1) is a dict
+``{"dealer": 0|1, "hands": [[codes of seat 0], [codes of seat 1]],
 "turn_up": code (None under no_trump), "stock": [codes, top first]}``. The engine's draw list is
 ``stock + [turn_up]``.
 """

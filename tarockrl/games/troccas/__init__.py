@@ -9,7 +9,7 @@ four-deal match.
 
 Modules: :mod:`.cards` (index, codes, two-word masks, points), :mod:`.rules` (the variant options),
 :mod:`.layout` (state slots, phases, actions), :mod:`.kernels` (numba rules), :mod:`.observe` (observation
-layout), :mod:`.batch` (parallel drivers), :mod:`.text` (deal notation and readable output), :mod:`.match`
+layout), :mod:`.text` (deal notation and readable output), :mod:`.match`
 (episode inputs, partnership draw, match). ``DEFINITION`` plugs it into the generic :mod:`tarockrl.games.api`.
 
 Readings of the spec
@@ -46,48 +46,10 @@ Where the spec leaves room, this implementation reads it as follows.
 
 from __future__ import annotations
 
-from tarockrl.games.api import GameDefinition
-from tarockrl.games.troccas import batch, kernels, layout, observe, text
+from tarockrl.games.contract import define
 from tarockrl.games.troccas.match import Match, new_batch, new_state, partnership_draw
 from tarockrl.games.troccas.rules import TroccasRules, max_episode_length
 
-DEFINITION = GameDefinition(
-    name="troccas",
-    display_name="Troccas",
-    num_players=4,
-    num_actions=layout.NUM_ACTIONS,
-    state_len=layout.STATE_LEN,
-    observation_size=observe.OBS_LEN,
-    max_episode_length=layout.MAX_EPISODE_LENGTH,
-    rules_class=TroccasRules,
-    slot_phase=layout.PHASE,
-    slot_cur=layout.CUR,
-    slot_hist_len=layout.HIST_LEN,
-    slot_hist=layout.HIST,
-    slot_magic=layout.MAGIC,
-    slot_result=layout.RESULT,
-    magic=layout.LAYOUT_MAGIC,
-    terminal_phase=layout.TERMINAL,
-    phase_names=layout.PHASE_NAMES,
-    deal=kernels.deal,
-    legal_mask=kernels.legal_mask,
-    apply_action=kernels.apply_action,
-    observe=observe.observe,
-    returns=kernels.returns,
-    check_invariants=kernels.check_invariants,
-    batch_deal=batch.batch_deal,
-    batch_legal_masks=batch.batch_legal_masks,
-    batch_step=batch.batch_step,
-    batch_observe=batch.batch_observe,
-    batch_random_actions=batch.batch_random_actions,
-    random_playouts=batch.random_playouts,
-    invariant_sweep=batch.invariant_sweep,
-    perft=batch.perft,
-    state_from_deal=text.state_from_deal,
-    deal_of=text.deal_of,
-    action_to_string=text.action_to_string,
-    state_to_string=text.state_to_string,
-    transcript=text.transcript,
-)
+DEFINITION = define(__name__, display_name="Troccas", num_players=4, rules_class=TroccasRules)
 
 __all__ = ["DEFINITION", "TroccasRules", "Match", "new_state", "new_batch", "partnership_draw", "max_episode_length"]

@@ -51,7 +51,7 @@ def king_of(suit: int) -> int:
     return 35 + 14 * int(suit)
 
 
-# ---- card points (2.4) ---------------------------------------------------------------------------------------
+# ---- card points (docs/rules/troccas.md §2.4) ------------------------------------------------------------------------
 _VALUES = np.ones(NUM_CARDS, dtype=np.int64)
 for _c in (CARD_T1, CARD_T21, CARD_FOOL):
     _VALUES[_c] = 5
@@ -65,7 +65,7 @@ CARD_VALUES = _VALUES
 CARD_VALUES.setflags(write=False)
 TOTAL_RAW_POINTS = int(CARD_VALUES.sum())  # 130
 
-# ---- masks of the trump word (9.5) ---------------------------------------------------------------------------
+# ---- masks of the trump word (docs/rules/troccas.md §9.5) ------------------------------------------------------------
 TW_ALL = np.int64((1 << 22) - 1)
 TRUMPS = np.int64(0x1FFFFF)  # trumps I..XXI (never the Fool)
 FOOL = np.int64(0x200000)

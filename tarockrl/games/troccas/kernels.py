@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tarockrl.engine import invariants as INV
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.rng import below, mix64, stream_seed
 from tarockrl.engine.shuffle import shuffle_prefix_pairs
@@ -137,6 +138,7 @@ from tarockrl.games.troccas.layout import (
     SCART_TW,
     SETTER_POS,
     STANDARD,
+    STATE_LEN,
     SWAP_CARD,
     SWAP_SEAT,
     TALK,
@@ -154,6 +156,7 @@ from tarockrl.games.troccas.layout import (
     VOTE_LOG,
 )
 from tarockrl.games.troccas.rules import (
+    FIRST_LEADER_DEALER,
     O_BUOB_AUTO,
     O_DOUBLE_LEAD,
     O_EXPOSE,
@@ -213,7 +216,7 @@ def _remove_card(state, slot_tw, slot_sw, card):
 
 @njit(cache=True, _nrt=False)
 def episode_bound(opts):
-    """The spec 9.4 bound on the number of actions of an episode for these options."""
+    """The docs/rules/troccas.md §9.4 bound on the number of actions of an episode for these options."""
     m = opts[O_MAX_REDEALS] if (opts[O_THROW_IN] != 0 or opts[O_FORCE] != 0) else 0
     t = 12 if opts[O_TALK] != 0 else 0
     v = 12 if opts[O_THROW_IN] != 0 else 0
@@ -511,7 +514,7 @@ def top_unplayed_trump(state):
 
 @njit(cache=True, _nrt=False, inline="always")
 def play_legal(state, opts):
-    """Cards ``(tw, sw)`` the seat to act may put into the trick now (5.3)."""
+    """Cards ``(tw, sw)`` the seat to act may put into the trick now (docs/rules/troccas.md §5.3)."""
     p = state[CUR]
     htw = state[HAND_TW + p]
     hsw = state[HAND_SW + p]
@@ -583,10 +586,20 @@ def legal_set(state, opts):
     return ZERO, ZERO, ZERO
 
 
+LEGAL_WORDS = 3
+SCRATCH_LEN = 1  # the deal keeps its card order in the row (PERM)
+
+
 @njit(cache=True, _nrt=False)
-def legal_words(state, opts):
-    """:func:`legal_set` as a called (not inlined) kernel, for callers that keep the numba runtime on."""
-    return legal_set(state, opts)
+def legal_words(state, opts, out):
+    """The legal actions as three ``(offset, mask)`` pairs: trumps + Fool at 0, suits at 22, extras at 78."""
+    tw, sw, ex = legal_set(state, opts)
+    out[0] = 0
+    out[1] = tw
+    out[2] = 22
+    out[3] = sw
+    out[4] = 78
+    out[5] = ex
 
 
 @njit(cache=True, _nrt=False)
@@ -657,7 +670,7 @@ def _start_play(state, opts):
     d = state[DEALER]
     if opts[O_SCART_JACK_VOIDS] != 0:
         state[SCART_JACK] = 1 if (state[SCART_SW] & JACKS) != 0 else 0
-    leader = d if opts[O_FIRST_LEADER] == 0 else (d + 1) % 4
+    leader = d if opts[O_FIRST_LEADER] == FIRST_LEADER_DEALER else (d + 1) % 4
     state[PHASE] = PLAY
     state[LEADER] = leader
     state[CUR] = leader
@@ -692,7 +705,10 @@ def _put_in_trick(state, p, card):
 
 @njit(cache=True, _nrt=False)
 def resolve_demand(state, suit):
-    """Carry out BUOB_DEMAND for the completed trick and suit ``suit`` (5.7); records the public outcome."""
+    """Carry out BUOB_DEMAND for the completed trick and suit ``suit`` (docs/rules/troccas.md §5.7).
+
+    Records the public outcome.
+    """
     jack = 32 + 14 * suit
     jbit = ONE << (jack - SPLIT)
     holder = -1
@@ -720,7 +736,7 @@ def resolve_demand(state, suit):
 
 @njit(cache=True, _nrt=False)
 def _end(state, opts):
-    """END (5.9): scart to a pile, Fool settlement, card points and the settlement vector."""
+    """END (docs/rules/troccas.md §5.9): scart to a pile, Fool settlement, card points and the settlement vector."""
     d = state[DEALER]
     scart_team = d % 2
     if opts[O_SLAM_SCART] != 0:
@@ -978,7 +994,10 @@ def apply_action(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def pile_points(tw, sw):
-    """Card points of a pile (2.5): raw sum minus 3 per full group of four, minus 1 for a left-over pair."""
+    """Card points of a pile (docs/rules/troccas.md §2.5).
+
+    The raw sum minus 3 per full group of four, minus 1 for a left-over pair.
+    """
     s, n = wide_sum_values(tw, sw, CARD_VALUES, SPLIT)
     return s - 3 * (n // 4) - ((n % 4) // 2)
 
@@ -1024,34 +1043,31 @@ def _hand_size(state, s):
 
 @njit(cache=True, _nrt=False)
 def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise a positive code naming the first broken invariant.
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
 
-    1 a card in two places or missing (hands, scart, piles, trick, undealt); 2 empty legal set before the end,
-    or a legal set at the end; 3 history longer than the spec 9.4 bound; 4 hand sizes disagree with the
-    phase; 5 settlement not zero-sum or not ``points - 36``; 6 card points do not add up to 72; 7 pile sizes
-    or trick counts wrong at the end; 8 played-card bookkeeping disagrees with piles and trick; 9 bad phase,
-    seat or counter; 10 the card order of the attempt is not a permutation.
+    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
+    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, NO_SEAT_TO_ACT, PLAYED, DEAL_ORDER.
     """
     phase = state[PHASE]
     if phase < 0 or phase > TERMINAL or state[REDEAL_COUNT] > opts[O_MAX_REDEALS]:
-        return 9
+        return INV.NO_SEAT_TO_ACT
     if phase != TERMINAL and (state[CUR] < 0 or state[CUR] > 3):
-        return 9
+        return INV.NO_SEAT_TO_ACT
     if phase == TERMINAL and state[CUR] != -1:
-        return 9
+        return INV.NO_SEAT_TO_ACT
     # the order of the current attempt is a permutation
     ptw = ZERO
     psw = ZERO
     for i in range(78):
         c = state[PERM + i]
         if c < 0 or c >= 78:
-            return 10
+            return INV.DEAL_ORDER
         if c < SPLIT:
             ptw |= ONE << c
         else:
             psw |= ONE << (c - SPLIT)
     if ptw != TW_ALL or psw != SW_ALL:
-        return 10
+        return INV.DEAL_ORDER
     # conservation of the 78 cards
     utw, usw = _undealt(state)
     seen_tw = utw
@@ -1074,18 +1090,18 @@ def check_invariants(state, opts):
         else:
             continue
         if (seen_tw & tw) != 0 or (seen_sw & sw) != 0:
-            return 1
+            return INV.CARDS
         seen_tw |= tw
         seen_sw |= sw
     if seen_tw != TW_ALL or seen_sw != SW_ALL:
-        return 1
+        return INV.CARDS
     # legal set non-empty exactly while the episode runs
     ltw, lsw, lex = legal_set(state, opts)
     any_legal = (ltw | lsw | lex) != 0
     if any_legal == (phase == TERMINAL):
-        return 2
+        return INV.LEGAL_SET
     if state[HIST_LEN] > episode_bound(opts):
-        return 3
+        return INV.TOO_MANY_ACTIONS
     # hand sizes
     d = state[DEALER]
     if phase == TALK or phase == VOTE:
@@ -1094,12 +1110,12 @@ def check_invariants(state, opts):
         for s in range(4):
             want = DEALER_ENDS_A[pat, j] if s == d else NONDEALER_ENDS_A[pat, j]
             if _hand_size(state, s) != want:
-                return 4
+                return INV.COUNTS
     elif phase == FORCE or phase == SCART:
         for s in range(4):
             want = 21 - state[SCART_N] if s == d else 19
             if _hand_size(state, s) != want:
-                return 4
+                return INV.COUNTS
     elif phase == PLAY or phase == BUOB:
         base = -1
         for s in range(4):
@@ -1110,56 +1126,98 @@ def check_invariants(state, opts):
             if base < 0:
                 base = _hand_size(state, s) + in_trick
             elif _hand_size(state, s) + in_trick != base:
-                return 4
+                return INV.COUNTS
         if popcount(state[SCART_TW]) + popcount(state[SCART_SW]) != 2:
-            return 4
+            return INV.COUNTS
     elif phase == TERMINAL:
         for s in range(4):
             if _hand_size(state, s) != 0:
-                return 4
+                return INV.COUNTS
     # played-card bookkeeping
     if phase == PLAY or phase == BUOB or phase == TERMINAL:
         btw = ZERO
         bsw = ZERO
         for s in range(4):
             if (btw & state[PLAYED_BY_TW + s]) != 0 or (bsw & state[PLAYED_BY_SW + s]) != 0:
-                return 8
+                return INV.PLAYED
             btw |= state[PLAYED_BY_TW + s]
             bsw |= state[PLAYED_BY_SW + s]
         if btw != state[PLAYED_TW] or bsw != state[PLAYED_SW]:
-            return 8
+            return INV.PLAYED
         xtw = state[PILE_TW] | state[PILE_TW + 1] | state[TRICK_TW]
         xsw = state[PILE_SW] | state[PILE_SW + 1] | state[TRICK_SW]
         if phase == TERMINAL:
             xtw = (xtw & ~state[SCART_TW])
             xsw = (xsw & ~state[SCART_SW])
         if xtw != state[PLAYED_TW] or xsw != state[PLAYED_SW]:
-            return 8
+            return INV.PLAYED
         if state[TRICKS_WON] + state[TRICKS_WON + 1] != state[TRICK_NO]:
-            return 9
+            return INV.NO_SEAT_TO_ACT
     if phase == PLAY or phase == BUOB:
         for t in range(2):
             n = popcount(state[PILE_TW + t]) + popcount(state[PILE_SW + t])
             if n % 4 != 0:
-                return 7
+                return INV.FINAL_SHAPE
     if phase == TERMINAL:
         total = state[RESULT] + state[RESULT + 1] + state[RESULT + 2] + state[RESULT + 3]
         if total != 0:
-            return 5
+            return INV.SETTLEMENT
         for p in range(4):
             if state[RESULT + p] != state[POINTS + p % 2] - 36:
-                return 5
+                return INV.SETTLEMENT
         for t in range(2):
             if state[POINTS + t] != pile_points(state[PILE_TW + t], state[PILE_SW + t]):
-                return 6
+                return INV.POINTS
         if state[POINTS] + state[POINTS + 1] != 72:
-            return 6
+            return INV.POINTS
         n0 = popcount(state[PILE_TW]) + popcount(state[PILE_SW])
         n1 = popcount(state[PILE_TW + 1]) + popcount(state[PILE_SW + 1])
         if n0 + n1 != 78 or n0 % 4 not in (0, 2) or n1 % 4 not in (0, 2):
-            return 7
+            return INV.FINAL_SHAPE
         st = state[SCART_TEAM]
         if (n0 % 4 == 2) != (st == 0):
-            return 7
+            return INV.FINAL_SHAPE
     return 0
 
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the rest of the kernel contract (tarockrl.games.contract): what the generated drivers call
+# ---------------------------------------------------------------------------------------------------------
+PLAYOUT_SALT = np.int64(0x5EED_0F_70CC)
+SWEEP_SALT = np.int64(0x5EED_0F_5EE9)
+
+
+@njit(cache=True, _nrt=False)
+def deal_rng(state, seed, deal_id, opts, scratch):
+    """Deal ``deal(seed, deal_id)`` into ``state`` (a recycled row: only its used history is cleared).
+
+    Returns the stream of the playout's action choices, ``(seed ^ PLAYOUT_SALT, deal_id)``: in-episode redeals
+    keep drawing from the row's own ``RNG`` slot, fed by the deal's stream.
+    """
+    deal_reusing(state, seed, deal_id, opts, ONE)
+    return stream_seed(seed ^ PLAYOUT_SALT, deal_id)
+
+
+@njit(cache=True, _nrt=False)
+def sweep_deal(state, seed, deal_id, opts, scratch):
+    """The invariant sweep's deal ``deal_id``: its cards, a random dealer and a balance in ``[-24, 24]``.
+
+    The dealer and the balance of team A come from the stream ``(seed ^ SWEEP_SALT, deal_id)`` (so that the
+    PATTERN phase is exercised), which then drives the actions.
+    """
+    rng = stream_seed(seed ^ SWEEP_SALT, deal_id)
+    rng, dealer = below(rng, 4)
+    rng, b = below(rng, 49)
+    deal_inputs(state, seed, deal_id, dealer, b - 24, opts)
+    return rng
+
+
+@njit(cache=True, _nrt=False)
+def copy_state(dst, src):
+    """Copy the live part of row ``src`` (everything up to the end of its history) into ``dst``."""
+    n = HIST + src[HIST_LEN]
+    if n > STATE_LEN:
+        n = STATE_LEN
+    for i in range(n):
+        dst[i] = src[i]

@@ -29,7 +29,7 @@ NUM_PACKETS = (3, 2, 1)
 NONDEALER_ENDS = ((6, 12, 19), (9, 19, 19), (19, 19, 19))
 DEALER_ENDS = ((6, 12, 21), (9, 21, 21), (21, 21, 21))
 
-# ---- actions (the flat layout of spec 9.2, 114 actions) ------------------------------------------------------
+# ---- actions (the flat layout of docs/rules/troccas.md §9.2, 114 actions) --------------------------------------------
 A_CARD = 0  # + card index (play in PLAY, discard in SCART)
 A_DOUBLE = 78  # + suit: LEAD_KING_WITH_JACK(S)
 A_EARLY = 82  # + message E0..E9
@@ -72,7 +72,8 @@ OK, ILLEGAL, GAME_OVER = 0, 1, 2
 # ---- sizes ---------------------------------------------------------------------------------------------------
 ARCHIVE_WORDS = 9  # 78 card indices of 7 bits, 9 per int64
 MAX_ATTEMPTS = MAX_REDEALS_CAP + 1
-HIST_CAP = 1 + MAX_REDEALS_CAP * 25 + 12 + 2 + 76 + 4 + 21  # spec 9.4 bound at the largest allowed options
+# the bound of docs/rules/troccas.md §9.4 at the largest allowed options
+HIST_CAP = 1 + MAX_REDEALS_CAP * 25 + 12 + 2 + 76 + 4 + 21
 MAX_EPISODE_LENGTH = HIST_CAP
 
 # ---- slots -------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Troccas above one episode: episode inputs (dealer, balance), the partnership draw and the four-deal match.
 
 An episode (one deal, with its thrown-in attempts) depends on the dealer and the match balance only. These
-helpers produce those inputs the way the spec's session structure does (section 7): the partnership draw picks
+helpers produce those inputs the way the session structure of docs/rules/troccas.md §7 does: the partnership draw picks
 the first dealer, the deal passes to the right after every played deal, and the balance given to the next deal
 follows the options ``packet_basis``, ``deals_per_match`` and ``balance_scope``.
 """
@@ -12,16 +12,23 @@ import secrets
 from typing import Any
 
 import numpy as np
+from numba import njit, prange
 
 from tarockrl.engine.rng import below, stream_seed
 from tarockrl.errors import BadDealError, IllegalActionError
 from tarockrl.games.api import Batch, Game, State, _check_int
 from tarockrl.games.session import BadSessionError, SessionBase, SessionDeal, check_int
-from tarockrl.games.troccas import batch as B
 from tarockrl.games.troccas import kernels as K
 from tarockrl.games.troccas.cards import CARD_CODES
 from tarockrl.games.troccas.layout import BAL, DEALER, STATE_LEN
 from tarockrl.games.troccas.text import BALANCE_LIMIT
+
+
+@njit(cache=True, parallel=True)
+def batch_deal_inputs(states, seed, first_deal_id, dealers, bal_a, opts):
+    """Deal ``(seed, first_deal_id + i)`` into row ``i``: dealer ``dealers[i]``, balance ``(bal_a[i], -bal_a[i])``."""
+    for i in prange(states.shape[0]):
+        K.deal_inputs(states[i], seed, first_deal_id + i, dealers[i], bal_a[i], opts)
 
 
 def _check_game(game: Any) -> None:
@@ -79,12 +86,12 @@ def new_batch(game: Game, n: int, seed: int = 0, *, dealers: Any, balances: Any 
     if n and np.abs(b).max() > BALANCE_LIMIT:
         raise ValueError(f"balances must lie in [-{BALANCE_LIMIT}, {BALANCE_LIMIT}]")
     rows = np.zeros((n, STATE_LEN), dtype=np.int64)
-    B.batch_deal_inputs(rows, np.int64(seed), np.int64(first_deal_id), d, b, game.encoded_options)
+    batch_deal_inputs(rows, np.int64(seed), np.int64(first_deal_id), d, b, game.encoded_options)
     return Batch(game, rows)
 
 
 def partnership_draw(seed: int) -> dict:
-    """The partnership draw of spec 7.1 for four players numbered 0..3 (in the order they are served).
+    """The partnership draw of docs/rules/troccas.md §7.1 for four players numbered 0..3 (in the order they are served).
 
     Cards of a shuffled pack are dealt face up to the players in turn, skipping a player who already holds a
     trump, until everybody holds one trump (the Fool and suit cards are ignored). The two highest trumps form
@@ -128,7 +135,8 @@ def partnership_draw(seed: int) -> dict:
 
 
 class Match(SessionBase):
-    """A match of ``deals_per_match`` played deals (spec 7.2); the dealer moves right after every deal.
+    """A match of ``deals_per_match`` played deals (docs/rules/troccas.md §7.2); the dealer moves right after every
+    deal.
 
     ``start_balance`` is team A's balance carried in (used with ``balance_scope = "session"``). Use
     :meth:`new_state` for the next deal, play it to the end, then :meth:`record` it; or drive the match as a

@@ -1,4 +1,5 @@
-"""Troccas observations: exactly what one seat is entitled to (spec 4.10), as a float32 vector of ``OBS_LEN``.
+"""Troccas observations: exactly what one seat is entitled to (docs/rules/troccas.md §4.10), as a float32 vector
+of ``OBS_LEN``.
 
 Seats are **relative to the observer**: relative seat ``r`` is absolute seat ``(player + r) % 4``, so ``r = 0``
 is the observer, ``r = 1`` the next player (on his right), ``r = 2`` **his partner** and ``r = 3`` the other
@@ -53,7 +54,8 @@ block               size  meaning
 ==================  ====  ==============================================================================
 
 Hidden information: other hands, undealt cards, the order of the pack and the scart (until the end) are never
-shown; a cancelled attempt is reduced to the redeal count and kinds (spec 4.10 allows this). The dealer's
+shown; a cancelled attempt is reduced to the redeal count and kinds (docs/rules/troccas.md §4.10 allows this).
+The dealer's
 FORCE step is invisible to the others: while the dealer decides, the other seats see phase ``scart`` with the
 dealer to act, exactly what they see after a decline or when the dealer was never eligible. Talk and votes
 are shown identically to every seat; the engine never compares a message with a hand.

@@ -1,4 +1,4 @@
-"""Troccas rules options: every named variant of the spec's decisions (section 8), with the spec's defaults.
+"""Troccas rules options: every named variant of the decisions of docs/rules/troccas.md §8, with the spec's defaults.
 
 ``TroccasRules()`` is the default game. ``encode`` turns an instance into the int64 array read by the kernels;
 the ``O_*`` constants are the slots of that array. The match-level options (``packet_basis``,
@@ -100,10 +100,13 @@ NUM_OPTION_SLOTS = len(opt.encode(TroccasRules()))
 
 
 def max_episode_length(rules: TroccasRules) -> int:
-    """The exact episode-length bound of spec 9.4 for these options (170 for the defaults)."""
+    """The exact episode-length bound of docs/rules/troccas.md §9.4 for these options (170 for the defaults)."""
     m = rules.max_redeals if (rules.throw_in_enabled or rules.dealer_force_enabled) else 0
     t = 12 if rules.talk_enabled else 0
     v = 12 if rules.throw_in_enabled else 0
     f = 1 if rules.dealer_force_enabled else 0
     k = 21 if rules.knock_enabled else 0
     return 1 + m * (t + v + f) + t + 2 + 76 + 4 + k
+
+# ---- named option choices (encoded values; kernels compare with these, never with a position) ----------------
+FIRST_LEADER_DEALER = opt.choice_code(TroccasRules, "first_leader", "dealer")

@@ -1,4 +1,6 @@
-"""Troccas text: the deal notation of spec 3.1 (parse and produce), action names, state table, transcripts."""
+"""Troccas text: the deal notation of docs/rules/troccas.md §3.1 (parse and produce), action names, state table,
+transcripts.
+"""
 
 from __future__ import annotations
 
