@@ -61,6 +61,10 @@ def render_view(console: Console, view: dict[str, Any]) -> None:
         if lt["winner"] is not None:
             t.append(f"  → won by {names[lt['winner']]}")
         console.print(t)
+    for block in view["shown"]:
+        t = Text(block["label"].capitalize() + ": ")
+        t.append_text(_cards(g, block["cards"]))
+        console.print(t)
     t = Text("Trick: ")
     if view["trick"]:
         for i, c in enumerate(view["trick"]):

@@ -91,6 +91,28 @@ def _to_move_offset(game) -> int:
     return obs_offsets(len(card_codes(game)))["TO_MOVE"]
 
 
+def _card_blocks(game, seat: int) -> list[tuple[str, int]]:
+    """Public (or seat-private) card blocks of the observation worth showing: ``(label, offset)``."""
+    name = game.name
+    n = game.num_players
+    if name == "dreierles":
+        from tarockrl.games.dreierles import observe as o
+        return [("blind given to the declarer", o.OBS_BLIND_TAKEN), ("the defenders' part of the blind",
+                o.OBS_BLIND_REST), ("discards you may see", o.OBS_DISCARDS)]
+    if name == "dreiertarock":
+        from tarockrl.games.dreiertarock import observe as o
+        return [("talon packet 0", o.OBS_PACKETS), ("talon packet 1", o.OBS_PACKETS + 54),
+                ("your discards", o.OBS_OWN_DISCARDS), ("tarocks discarded face up", o.OBS_DISCARDS_UP)]
+    if name == "troccas":
+        from tarockrl.games.troccas import observe as o
+        return [(f"face-up card of seat {(seat + r) % n}", o.OBS_EXPOSED + 78 * r) for r in range(n)] + [
+            ("the scart", o.OBS_SCART)]
+    from tarockrl.games.tatteln.observe import obs_offsets
+    off = obs_offsets(len(card_codes(game)))
+    return [("turn-up card (trump)", off["TURN_UP"]), ("face-up bottom card of the stock", off["BOTTOM"]),
+            ("opponent's cards shown in melds", off["REVEALED_OPP"])]
+
+
 def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = None) -> dict[str, Any]:
     """The table as ``seat`` may see it: a JSON-ready dictionary.
 
@@ -106,7 +128,9 @@ def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = N
     set for an action on a card of the hand),
     ``history`` (public actions: ``[{"seat", "text"}]`` outside the trick play), ``trick`` (the current trick,
     ``[{"seat", "card"}]``), ``last_trick`` (the last completed trick and its ``winner`` when known),
-    ``tricks_won`` per seat (known winners), ``terminal``, ``returns`` (the settlement at the end, else ``None``).
+    ``tricks_won`` per seat (known winners), ``shown`` (other card blocks of the seat's observation: the blind,
+    talon packets, face-up cards, the turn-up; ``[{"label", "cards"}]``), ``terminal``, ``returns`` (the
+    settlement at the end, else ``None``).
     """
     game = state.game
     n = game.num_players
@@ -169,6 +193,11 @@ def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = N
     if tricks:
         last_trick = {"cards": tricks[-1], "winner": winners[-1]}
     returns = [float(x) for x in state.returns()] if terminal else None
+    shown = []
+    for label, off in _card_blocks(game, seat):
+        cards = [codes[i] for i in range(len(codes)) if obs[off + i] > 0.5]
+        if cards:
+            shown.append({"label": label, "cards": cards})
     return {
         "game": game.name,
         "seat": seat,
@@ -183,6 +212,7 @@ def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = N
         "last_trick": last_trick,
         "tricks_completed": len(tricks),
         "tricks_won": tricks_won,
+        "shown": shown,
         "terminal": bool(terminal),
         "returns": returns,
     }

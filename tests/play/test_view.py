@@ -37,7 +37,8 @@ def test_view_names_only_own_and_public_cards(game, seat):
         v = s.view()
         own_ever |= set(v["hand"])
         assert v["hand"] == [c for c in codes if c in v["hand"]], "hand sorted in suit/trump order"
-        allowed = own_ever | _public_cards(s)
+        shown = {c for b in v["shown"] for c in b["cards"]}  # other card blocks of the seat's own observation
+        allowed = own_ever | _public_cards(s) | shown
         assert _mentioned(v, codes) <= allowed, _mentioned(v, codes) - allowed
         if v["terminal"]:
             assert v["returns"] is not None and len(v["returns"]) == s.game.num_players

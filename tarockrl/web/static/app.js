@@ -120,6 +120,14 @@ function render() {
   }
   const hist = $("history"); hist.replaceChildren();
   for (const h of v.history) { const li = document.createElement("li"); li.textContent = v.names[h.seat] + ": " + h.text; hist.appendChild(li); }
+  const shown = $("shown"); shown.replaceChildren();
+  for (const b of v.shown) {
+    const d = document.createElement("div"); d.className = "shownblock";
+    const h = document.createElement("h2"); h.textContent = b.label; d.appendChild(h);
+    const cs = document.createElement("div"); cs.className = "cards small";
+    for (const c of b.cards) cs.appendChild(cardEl(g, c));
+    d.appendChild(cs); shown.appendChild(d);
+  }
   const byCard = {};
   for (const a of v.legal) if (a.card !== null) byCard[a.card] = a;
   const hand = $("hand"); hand.replaceChildren();
