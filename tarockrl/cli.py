@@ -111,7 +111,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     """``tarockrl play``: random agents, a result table (``--human``: play one deal in the terminal)."""
     if args.human:
         from tarockrl.play.terminal import run
-        return run(args.game or "dreierles", args.opponents, args.seat, args.seed, args.hint_agent, args.record)
+        return run(args.game or "dreierles", args.opponents, args.seat, args.seed, args.hint_agent, args.record,
+                   options=_parse_options(args.option))
     options: dict[str, Any] = {}
     config = load_play_config(args.config) if args.config else {}
     # flags given on the command line win over the config file, which wins over the defaults

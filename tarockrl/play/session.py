@@ -43,14 +43,15 @@ class HumanSession:
         opponents: agent specs for the other seats in seat order (one spec is repeated for every seat).
         seed: seed of the deal (``deal(seed, 0)``) and of the agents (agent at seat ``i`` gets ``seed + 1 + i``).
         hint_agent: spec of the agent that answers ``hint``.
+        options: rules options of the game (as for ``tarockrl.make_game``).
     """
 
     def __init__(self, game: str, seat: int = 0, opponents: list[str] | str = "random", seed: int = 0,
-                 hint_agent: str = "rules") -> None:
+                 hint_agent: str = "rules", options: dict[str, Any] | None = None) -> None:
         """Deal, build the agents and play them until it is the person's turn."""
         if game not in GAMES:
             raise BadAgentSpecError(f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
-        self.game = tarockrl.make_game(game)
+        self.game = tarockrl.make_game(game, **(options or {}))
         n = self.game.num_players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise BadAgentSpecError(f"seat must be an integer in 0..{n - 1} for {game}, got {seat!r}")
@@ -85,8 +86,11 @@ class HumanSession:
 
     @property
     def names(self) -> list[str]:
-        """Display names per seat: ``you`` for the person, the agent spec otherwise."""
-        return ["you" if i == self.seat else f"{self.specs[i]} (seat {i})" for i in range(self.game.num_players)]
+        """Display names per seat: ``you`` for the person, the agent spec otherwise (Troccas: who is partner)."""
+        n = self.game.num_players
+        partner = (self.seat + 2) % 4 if self.game.name == "troccas" else None
+        return ["you" if i == self.seat else ("partner " if i == partner else "") + f"{self.specs[i]} (seat {i})"
+                for i in range(n)]
 
     def _apply(self, action: int) -> None:
         entry = LogEntry(self.state.current_player(), self.state.phase(), int(action))

@@ -76,10 +76,14 @@ def render_view(console: Console, view: dict[str, Any]) -> None:
     scores = Table(show_header=True, header_style="bold", box=None)
     scores.add_column("seat")
     scores.add_column("tricks won", justify="right")
+    if view["points"] is not None:
+        scores.add_column("points", justify="right")
     if view["returns"] is not None:
         scores.add_column("settlement", justify="right")
     for s in range(view["num_players"]):
         row = [names[s], str(view["tricks_won"][s])]
+        if view["points"] is not None:
+            row.append(str(view["points"][s]))
         if view["returns"] is not None:
             row.append(f"{view['returns'][s]:+g}")
         scores.add_row(*row)
@@ -113,7 +117,7 @@ def _describe(session: HumanSession, e: LogEntry) -> str:
 
 def run(game: str = "dreierles", opponents: str = "random", seat: int = 0, seed: int | None = None,
         hint_agent: str = "rules", record: str | None = None, input: IO[str] | None = None,
-        output: IO[str] | None = None) -> int:
+        output: IO[str] | None = None, options: dict[str, Any] | None = None) -> int:
     """Play one deal in the terminal; returns the exit code (0: finished or quit, 2: bad arguments).
 
     Args:
@@ -125,13 +129,15 @@ def run(game: str = "dreierles", opponents: str = "random", seat: int = 0, seed:
         record: where to write the game record (default ``tarockrl-<game>-<seed>.json`` in the current folder).
         input: where moves are read from (default ``sys.stdin``).
         output: where the table is drawn (default ``sys.stdout``).
+        options: rules options of the game.
     """
     inp = input if input is not None else sys.stdin
     console = Console(file=output if output is not None else sys.stdout, highlight=False)
     if seed is None:
         seed = int(time.time()) % 1_000_000
     try:
-        session = HumanSession(game, seat=seat, opponents=opponents, seed=seed, hint_agent=hint_agent)
+        session = HumanSession(game, seat=seat, opponents=opponents, seed=seed, hint_agent=hint_agent,
+                               options=options)
     except TarockError as err:
         console.print(f"[red]error:[/red] {err}")
         return 2

@@ -128,7 +128,8 @@ def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = N
     set for an action on a card of the hand),
     ``history`` (public actions: ``[{"seat", "text"}]`` outside the trick play), ``trick`` (the current trick,
     ``[{"seat", "card"}]``), ``last_trick`` (the last completed trick and its ``winner`` when known),
-    ``tricks_won`` per seat (known winners), ``shown`` (other card blocks of the seat's observation: the blind,
+    ``tricks_won`` per seat (known winners), ``points`` (Tatteln: card and meld points won so far per seat,
+    else ``None``), ``shown`` (other card blocks of the seat's observation: the blind,
     talon packets, face-up cards, the turn-up; ``[{"label", "cards"}]``), ``terminal``, ``returns`` (the
     settlement at the end, else ``None``).
     """
@@ -193,6 +194,12 @@ def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = N
     if tricks:
         last_trick = {"cards": tricks[-1], "winner": winners[-1]}
     returns = [float(x) for x in state.returns()] if terminal else None
+    points = None
+    if game.name == "tatteln":  # card and meld points are public in Tatteln (docs/rules/tatteln.md §9)
+        from tarockrl.games.tatteln.observe import obs_offsets
+        off = obs_offsets(len(codes))
+        rel = [round(162 * float(obs[off["PILE_POINTS"] + r] + obs[off["MELD_POINTS"] + r])) for r in range(n)]
+        points = [rel[(s - seat) % n] for s in range(n)]
     shown = []
     for label, off in _card_blocks(game, seat):
         cards = [codes[i] for i in range(len(codes)) if obs[off + i] > 0.5]
@@ -213,6 +220,7 @@ def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = N
         "tricks_completed": len(tricks),
         "tricks_won": tricks_won,
         "shown": shown,
+        "points": points,
         "terminal": bool(terminal),
         "returns": returns,
     }

@@ -164,8 +164,12 @@ def create_app(max_games: int = 64, ttl: float = 3600.0) -> Starlette:
 
     async def get_game(request: Request):
         session, lock = store.get(request.path_params["gid"])
-        with lock:
-            return JSONResponse(_state_json(request.path_params["gid"], session))
+
+        def work():
+            with lock:
+                return _state_json(request.path_params["gid"], session)
+
+        return JSONResponse(await run_in_threadpool(work))
 
     async def action(request: Request):
         gid = request.path_params["gid"]
@@ -211,8 +215,12 @@ def create_app(max_games: int = 64, ttl: float = 3600.0) -> Starlette:
     async def record(request: Request):
         gid = request.path_params["gid"]
         session, lock = store.get(gid)
-        with lock:
-            rec = session.record()
+
+        def work():
+            with lock:
+                return session.record()
+
+        rec = await run_in_threadpool(work)
         return JSONResponse(rec, headers={"Content-Disposition": f'attachment; filename="tarockrl-{gid}.json"'})
 
     async def api_error(request: Request, exc: ApiError):

@@ -106,3 +106,20 @@ def test_subprocess_cli(tmp_path):
     assert "Deal over." in p.stdout and "unknown input" in p.stdout and "Traceback" not in p.stderr
     rec = json.loads((tmp_path / "tarockrl-tatteln-9.json").read_text())
     assert rec["terminal"] and rec["seed"] == 9
+
+
+def test_rules_options_pass_through(tmp_path):
+    """Rules options reach the game (a 36-card Tatteln deal), points are shown, and the record keeps them."""
+    code, out, rec = _run(tmp_path, ["1"] * 80, game="tatteln", opponents="random", seat=0, seed=6,
+                          options={"deck_size": 36})
+    assert code == 0 and "Deal over." in out and "points" in out
+    r = json.loads(rec.read_text())
+    assert r["options"]["deck_size"] == 36 and r["terminal"]
+    code, out, _ = _run(tmp_path, [], game="tatteln", options={"no_such_option": 1})
+    assert code == 2 and "error" in out
+
+
+def test_troccas_names_the_partner():
+    """In Troccas the seat opposite is named as the partner."""
+    s = HumanSession("troccas", seat=1, opponents="random", seed=0)
+    assert s.names[3].startswith("partner ") and not s.names[0].startswith("partner")

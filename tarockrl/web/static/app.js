@@ -110,10 +110,11 @@ function render() {
     lt.appendChild(trickEl(g, v, v.last_trick.cards));
     if (v.last_trick.winner !== null) { const w = document.createElement("span"); w.className = "dim"; w.textContent = "won by " + v.names[v.last_trick.winner]; lt.appendChild(w); }
   }
-  const sc = $("scores"); sc.innerHTML = "<tr><th>seat</th><th>tricks</th>" + (v.returns ? "<th>result</th>" : "") + "</tr>";
+  const sc = $("scores"); sc.innerHTML = "<tr><th>seat</th><th>tricks</th>" + (v.points ? "<th>points</th>" : "") + (v.returns ? "<th>result</th>" : "") + "</tr>";
   for (let i = 0; i < v.num_players; i++) {
     const tr = document.createElement("tr");
     const cells = [v.names[i], String(v.tricks_won[i])];
+    if (v.points) cells.push(String(v.points[i]));
     if (v.returns) cells.push((v.returns[i] > 0 ? "+" : "") + v.returns[i]);
     for (const c of cells) { const td = document.createElement("td"); td.textContent = c; tr.appendChild(td); }
     sc.appendChild(tr);
