@@ -172,6 +172,8 @@ def seat_view(state, seat: int, log: list[LogEntry], names: list[str] | None = N
         if hidden == "omit":
             continue
         text = "discards a card face down" if hidden == "face_down" else state.action_to_string(e.action)
+        if game.name == "troccas" and hidden is None and is_hidden(game, e) == "face_down":
+            text = "scart " + text[5:]  # one's own scart card
         if history and hidden == "face_down" and history[-1]["seat"] == e.seat and \
                 history[-1]["text"].startswith("discards"):
             count = history[-1].get("count", 1) + 1

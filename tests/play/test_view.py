@@ -116,3 +116,26 @@ def test_hidden_actions_of_others_are_masked():
     assert any("face down" in t for t in texts) and not any(t.startswith("DISCARD") for t in texts)
     own = [h["text"] for h in seat_view(s, d, log)["history"] if h["seat"] == d]
     assert any(t.startswith("DISCARD") for t in own)
+
+
+@pytest.mark.parametrize("game,verb", [("dreierles", "DISCARD "), ("troccas", "CARD ")])
+def test_discard_decisions_name_the_hand_card(game, verb):
+    """A discard (Dreierles) or scart (Troccas) decision: each legal action names its card of the hand."""
+    n = tarockrl.make_game(game).num_players
+    for seed in range(40):
+        s = HumanSession(game, seat=seed % n, opponents="random", seed=seed)
+        rng = random.Random(seed)
+        while not s.state.is_terminal():
+            v = s.view()
+            discards = [a for a in v["legal"] if a["name"].startswith(verb) and s.state.phase() != "play"]
+            if discards:
+                assert all(a["card"] in v["hand"] for a in discards)
+                from tarockrl.play import parse_move
+                assert parse_move(discards[0]["card"], v) == discards[0]["id"]
+                s.play(discards[0]["id"])
+                own = [h["text"] for h in s.view()["history"] if h["seat"] == s.seat]
+                assert any(discards[0]["card"] in t for t in own)
+                return
+            bids = [a for a in v["legal"] if a["name"] == "BID Dreier"]
+            s.play(bids[0]["id"] if bids else rng.choice(v["legal"])["id"])
+    pytest.fail("no discard decision reached")
