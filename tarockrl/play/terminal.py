@@ -29,7 +29,7 @@ _RED = {"dreierles": "HD", "dreiertarock": "HD", "tatteln": "HD", "troccas": "co
 
 def card_text(game: str, code: str) -> Text:
     """A card code styled for the terminal: trumps bold yellow, red suits red, the others plain."""
-    if code.startswith("T") and code[1:].isdigit() or code in ("ST", "SKS", "FOOL"):
+    if game != "tatteln" and (code.startswith("T") and code[1:].isdigit() or code in ("ST", "SKS", "FOOL")):
         return Text(code, style="bold yellow")
     return Text(code, style="bold red" if code[:1] in _RED[game] else "bold")
 

@@ -123,3 +123,11 @@ def test_troccas_names_the_partner():
     """In Troccas the seat opposite is named as the partner."""
     s = HumanSession("troccas", seat=1, opponents="random", seed=0)
     assert s.names[3].startswith("partner ") and not s.names[0].startswith("partner")
+
+
+def test_card_styles():
+    """Trumps are styled as trumps; the Tatteln spade ten 'ST' is a plain black card, the Dreierles 'ST' a trump."""
+    from tarockrl.play.terminal import card_text
+    assert "yellow" in str(card_text("dreierles", "ST").style)
+    assert "yellow" not in str(card_text("tatteln", "ST").style)
+    assert "red" in str(card_text("tatteln", "HA").style) and "red" in str(card_text("troccas", "c7").style)

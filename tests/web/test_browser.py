@@ -103,3 +103,8 @@ def test_whole_dreierles_deal_by_clicks(server, page):
     assert rec["terminal"] and rec["game"] == "dreierles" and rec["agents"][1] == "human"
     assert errors == []
     assert shot == 1
+    # the glyphs: the Tatteln spade ten is a ten of spades, the Dreierles 'ST' (Stiess) a trump, Troccas cups red
+    assert page.evaluate("cardFace('tatteln', 'ST')") == {"rank": "10", "suit": "♠", "cls": "", "title": "10 of spades"}
+    assert page.evaluate("cardFace('dreierles', 'ST').cls") == "trump"
+    assert page.evaluate("cardFace('dreierles', 'T21').rank") == "21"
+    assert page.evaluate("cardFace('troccas', 'cK').cls") == "red"

@@ -13,8 +13,8 @@ const SUIT_NAMES = {c: "cups", o: "coins", b: "batons", s: "swords", H: "hearts"
 
 function cardFace(g, code) {
   // -> {rank, suit, cls, title}
-  if (/^T\d+$/.test(code)) return {rank: code.slice(1), suit: "★", cls: "trump", title: "trump " + code.slice(1)};
-  if (code === "ST" || code === "SKS") return {rank: "Sk", suit: "★", cls: "trump", title: "Sküs / Stieß"};
+  if (g !== "tatteln" && /^T\d+$/.test(code)) return {rank: code.slice(1), suit: "★", cls: "trump", title: "trump " + code.slice(1)};
+  if ((g === "dreierles" && code === "ST") || code === "SKS") return {rank: "Sk", suit: "★", cls: "trump", title: "Sküs / Stieß"};
   if (code === "FOOL") return {rank: "Fool", suit: "★", cls: "trump", title: "the Fool"};
   const s = SUITS[g][code[0]];
   let rank = code.slice(1);
