@@ -15,7 +15,7 @@ from typing import Any
 
 import tarockrl
 from tarockrl.errors import BadAgentSpecError, IllegalActionError, TarockError
-from tarockrl.play.view import LogEntry, card_codes, seat_view
+from tarockrl.play.view import LogEntry, seat_view
 
 __all__ = ["GAMES", "HumanSession", "parse_move", "write_record"]
 
@@ -148,11 +148,12 @@ class HumanSession:
         }
 
 
-def parse_move(text: str, view: dict[str, Any]) -> int:
+def parse_move(text: str, view: dict[str, Any], codes: list[str] | None = None) -> int:
     """The action id a person's input names, among ``view["legal"]``.
 
     Accepts the number in the numbered list (1-based), a card code (``T21``, ``HK``; case-insensitive), or an
-    action name (``PASS``, ``BID Dreier``, ``DISCARD HK``). Raises :class:`IllegalActionError` with an explanation.
+    action name (``PASS``, ``BID Dreier``, ``DISCARD HK``). ``codes`` (every card code of the game) lets the
+    message tell a card that cannot be played now from a typo. Raises :class:`IllegalActionError` explaining why.
     """
     legal = view["legal"]
     t = " ".join(text.strip().split())
@@ -168,19 +169,13 @@ def parse_move(text: str, view: dict[str, Any]) -> int:
         if item["name"].upper() == up:
             return item["id"]
     matches = [item for item in legal if item["card"] is not None and item["card"].upper() == up]
-    if not matches:  # a card code also names a discard or scart when that is the decision
-        matches = [item for item in legal if item["name"].upper().split(" ")[-1] == up and " " in item["name"]]
     if len(matches) == 1:
         return matches[0]["id"]
-    codes = {c.upper() for c in card_codes_of_view(view)}
-    if up in codes or up in {c.upper() for c in view.get("all_cards", [])}:
+    if up in {c.upper() for c in view["hand"]}:
         raise IllegalActionError(f"{t} is not a legal move now")
+    if codes is not None and up in {c.upper() for c in codes}:
+        raise IllegalActionError(f"{t} is not in your hand")
     raise IllegalActionError(f"unknown input {t!r}: type a number, a card code or an action name")
-
-
-def card_codes_of_view(view: dict[str, Any]) -> list[str]:
-    """The card codes in the view's hand."""
-    return list(view["hand"])
 
 
 def write_record(record: dict[str, Any], path: str) -> str:
@@ -199,5 +194,3 @@ def write_record(record: dict[str, Any], path: str) -> str:
         raise
     return path
 
-
-__all__ += ["card_codes_of_view", "card_codes"]

@@ -18,7 +18,7 @@ from rich.text import Text
 
 from tarockrl.errors import TarockError
 from tarockrl.play.session import HumanSession, parse_move, write_record
-from tarockrl.play.view import LogEntry, card_of_action, is_hidden
+from tarockrl.play.view import LogEntry, card_codes, card_of_action, is_hidden
 
 __all__ = ["card_text", "render_view", "run"]
 
@@ -178,7 +178,7 @@ def run(game: str = "dreierles", opponents: str = "random", seat: int = 0, seed:
                     console.print(f"[red]no hint:[/red] {err}")
                 continue
             try:
-                action = parse_move(cmd, view)
+                action = parse_move(cmd, view, card_codes(session.game))
             except TarockError as err:
                 console.print(f"[red]{err}[/red] — type 'help' for help")
                 continue

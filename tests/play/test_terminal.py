@@ -63,6 +63,10 @@ def test_card_codes_and_action_names(tmp_path):
     if illegal:
         with pytest.raises(IllegalActionError, match="not a legal move"):
             parse_move(illegal[0], v)
+    from tarockrl.play.view import card_codes
+    absent = next(c for c in card_codes(s.game) if c not in v["hand"])
+    with pytest.raises(IllegalActionError, match="not in your hand"):
+        parse_move(absent, v, card_codes(s.game))
 
 
 def test_quit_saves_a_partial_record(tmp_path):
