@@ -199,7 +199,11 @@ def load_play_config(path: str) -> dict[str, Any]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """``tarockrl play``: random agents, a result table."""
+    """``tarockrl play``: random agents, a result table (``--human``: play one deal in the terminal)."""
+    if args.human:
+        from tarockrl.play.terminal import run
+        return run(args.game or "dreierles", args.opponents, args.seat, args.seed, args.hint_agent, args.record,
+                   options=_parse_options(args.option))
     options: dict[str, Any] = {}
     config = load_play_config(args.config) if args.config else {}
     # flags given on the command line win over the config file, which wins over the defaults
@@ -287,6 +291,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seed of the deals and of the random agents (default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--config", help="YAML file with game, deals, seed and options (see configs/)")
+    p.add_argument("--human", action="store_true", help="play one deal yourself in the terminal (docs/play.md)")
+    p.add_argument("--opponents", default="random", help="with --human: agent specs, comma-separated")
+    p.add_argument("--seat", type=int, default=0, help="with --human: your seat")
+    p.add_argument("--record", help="with --human: game record file (JSON)")
+    p.add_argument("--hint-agent", default="rules", help="with --human: the agent that answers 'hint'")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("show", help="play one deal with random agents and print its transcript")
@@ -315,6 +324,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("warmup", help="compile every kernel ahead of time (fills the cache)")
     p.add_argument("--game", action="append", type=game_arg)
     p.set_defaults(func=cmd_warmup)
+
+    p = sub.add_parser("serve", help="play in the browser: a local web app (docs/play.md)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=lambda a: __import__("tarockrl.web.app", fromlist=["serve"]).serve(a.host, a.port))
 
     p = sub.add_parser("games", help="list the games")
     p.add_argument("--options", action="store_true", help="also list every rules option")
