@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -48,9 +49,16 @@ def test_notebook_runs(path, tmp_path, monkeypatch, capsys):
 def test_notebook_is_stored_small_with_a_parameter_cell(path):
     nb = json.loads(path.read_text(encoding="utf-8"))
     assert path.stat().st_size < 200_000, "store notebooks without large outputs"
-    params = [src for _, src in code_cells(path)][0]
-    assert "TAROCKRL_NOTEBOOK_SMALL" in params, "the first code cell (after the title) holds the parameters"
-    assert nb["cells"][1]["cell_type"] == "code"
+    assert nb["nbformat"] == 4 and nb["metadata"]["kernelspec"]["language"] == "python"
+    ids = [c.get("id") for c in nb["cells"]]
+    if nb["nbformat_minor"] >= 5:  # nbformat 4.5 requires unique cell ids
+        assert all(isinstance(i, str) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", i) for i in ids), ids
+        assert len(set(ids)) == len(ids), "cell ids must be unique"
+    for cell in nb["cells"]:
+        assert cell["cell_type"] in ("code", "markdown", "raw") and isinstance(cell["source"], (list, str))
+    assert nb["cells"][0]["cell_type"] == "markdown", "the first cell is the title and the story"
+    assert nb["cells"][1]["cell_type"] == "code", "the second cell holds the parameters"
+    assert "TAROCKRL_NOTEBOOK_SMALL" in "".join(nb["cells"][1]["source"])
 
 
 def test_there_is_a_notebook():
