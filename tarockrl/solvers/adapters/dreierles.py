@@ -1,0 +1,126 @@
+"""Solver adapter for Dreierles (card play: phase ``PLAY``, 16 tricks of three cards).
+
+Sides: the declarer against the two defenders; in Räuber (all passed) every seat plays for himself and the
+search is paranoid (the root seat against the other two).
+
+Values: objective 0 is the settlement: the declarer's ``RESULT`` for the declarer's side, minus it (the sum of
+the two defenders' settlements) for the defenders' side, the root seat's own in Räuber. Objective 1 is the card
+points of the root's side as the game counts them at the end (``POINTS``: the side's pile with the discards or
+the defenders' part of the blind, in groups of three; the own pile in Räuber).
+
+Transposition key: the hands, the seat to move, the leader and the cards of the current trick, and a summary
+of the tricks won so far that is exactly what the settlement depends on: the number of cards and the sum of
+their counting values won by the declarer (the defenders' pile is the rest of the completed tricks), or by each
+seat in Räuber, where the Stieß-played flag and the count of trump leads (both read by the Räuber play
+restrictions) are added. Scoring reads only these (``pile_points`` depends on a pile's size and value sum, the
+Pfeife bonus on the last trick itself; hand bonuses on the hands at the start of play or as dealt).
+
+Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
+them out); with the canonical index every suit (trumps included) is ordered by rank.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import popcount
+from tarockrl.games.dreierles import layout as L
+from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, VALUE_CLASS_MASKS
+from tarockrl.games.dreierles.kernels import play_legal, step
+from tarockrl.solvers._common import gen_merged, hmix
+
+ONE = np.int64(1)
+MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
+VALUES = CARD_VALUES
+VC = VALUE_CLASS_MASKS
+COPY_LEN = L.HIST_LEN + 1
+MAX_DEPTH = 52
+MAX_MOVES = 20
+NUM_PLAYERS = 3
+NUM_ACTIONS = L.NUM_ACTIONS
+
+
+@njit(cache=True, inline="always")
+def in_play(row):
+    """The row is in the card-play phase."""
+    return row[L.PHASE] == L.PLAY
+
+
+@njit(cache=True, inline="always")
+def is_over(row):
+    """The deal is over."""
+    return row[L.PHASE] == L.TERMINAL
+
+
+@njit(cache=True, inline="always")
+def cur(row):
+    """The seat to move."""
+    return row[L.CUR]
+
+
+@njit(cache=True, inline="always")
+def paranoid(row):
+    """1 in Räuber (everyone plays for himself)."""
+    return np.int64(1) if row[L.RAEUBER] != 0 else np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def side(row, seat, root):
+    """0 when ``seat`` is on ``root``'s side."""
+    if row[L.RAEUBER] != 0:
+        return np.int64(0) if seat == root else np.int64(1)
+    d = row[L.DECLARER]
+    return np.int64(0) if (seat == d) == (root == d) else np.int64(1)
+
+
+@njit(cache=True)
+def leaf(row, opts, root, objective):
+    """Value of a finished deal for ``root``'s side."""
+    if objective == 1:
+        return row[L.POINTS + root]
+    if row[L.RAEUBER] != 0:
+        return row[L.RESULT + root]
+    d = row[L.DECLARER]
+    return row[L.RESULT + d] if root == d else -row[L.RESULT + d]
+
+
+@njit(cache=True, inline="always")
+def _vsum(mask):
+    return popcount(mask) + popcount(mask & VC[0]) + 2 * popcount(mask & VC[1]) + 3 * popcount(
+        mask & VC[2]) + 4 * popcount(mask & VC[3])
+
+
+@njit(cache=True)
+def gen(row, opts, moves, reps, merge):
+    """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
+    legal = play_legal(row, opts)
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge)
+
+
+@njit(cache=True)
+def key(row):
+    """Transposition key (see the module docstring)."""
+    h = hmix(np.int64(0x5EED), row[L.HAND])
+    h = hmix(h, row[L.HAND + 1])
+    h = hmix(h, row[L.HAND + 2])
+    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
+    h = hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+    if row[L.RAEUBER] != 0:
+        for s in range(3):
+            w = row[L.WON + s]
+            h = hmix(h, popcount(w) + 128 * _vsum(w))
+        h = hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
+    else:
+        w = row[L.WON + row[L.DECLARER]]
+        h = hmix(h, popcount(w) + 128 * _vsum(w))
+    return h
+
+
+@njit(cache=True, inline="always")
+def apply(row, action, opts):
+    """The game's unchecked step."""
+    step(row, action, opts)
