@@ -101,10 +101,7 @@ class Solver:
         self.game_name = game_name
         self.kernels = search_module(game_name)
         size = 1 << table_bits
-        self._tkey = np.zeros(size, dtype=np.int64)
-        self._tlo = np.zeros(size, dtype=np.int64)
-        self._thi = np.zeros(size, dtype=np.int64)
-        self._tmove = np.zeros(size, dtype=np.int64)
+        self._tt = np.zeros((size, 4), dtype=np.int64)  # key, lower bound, upper bound, best move
         self._hist = np.zeros(self.kernels.NUM_PLAYERS * self.kernels.NUM_ACTIONS, dtype=np.int64)
         self._salt = itertools.count(1)
         self._lock = threading.Lock()
@@ -139,8 +136,8 @@ class Solver:
             self._hist[:] = 0
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)
-            n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tkey,
-                             self._tlo, self._thi, self._tmove, self._hist, np.int64(row.shape[0]))
+            n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tt,
+                             self._hist, np.int64(row.shape[0]))
         nodes = int(ctx[k.C_NODES])
         if ctx[k.C_ABORT] != 0:
             raise SearchLimitError(f"the search exceeded max_nodes={int(budget)} nodes")

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index
-from tarockrl.engine.masktricks import highest_index
+from tarockrl.engine.masktricks import highest_index, winning_card
 
 ONE = np.int64(1)
 _MIX_A = np.int64(0xBF58476D1CE4E5B9 - (1 << 64))
@@ -60,3 +60,21 @@ def gen_merged(legal, remaining, suit_mask_of_card, values, mergeable, offset, m
                     reps[n] = reps[n - 1]
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def trick_hint(card, trick, led_mask, trump_mask, partner_wins, value):
+    """Static move-ordering score of following with ``card`` (higher is tried first), for one-word packs.
+
+    ``trick`` is the mask of the cards already in the trick, ``partner_wins`` whether its winning card belongs
+    to the mover's side. Partner winning: give him the most valuable card that does not overtake; opponent
+    winning: the cheapest card that wins (the lowest index), else the least valuable card.
+    """
+    beats = winning_card(trick | (ONE << card), led_mask, trump_mask) == card
+    if partner_wins:
+        if beats:
+            return np.int64(1)
+        return np.int64(8) + value
+    if beats:
+        return np.int64(100) - card
+    return np.int64(8) - value

@@ -25,10 +25,12 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import popcount
+from tarockrl.engine.masktricks import winning_card
 from tarockrl.games.dreierles import layout as L
-from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, VALUE_CLASS_MASKS
-from tarockrl.games.dreierles.kernels import play_legal, step
-from tarockrl.solvers._common import gen_merged, hmix
+from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS, VALUE_CLASS_MASKS
+from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
+from tarockrl.games.dreierles.rules import O_BONUS_BASIS, O_COUNTING, O_KNOCK_DOUBLES_BONUSES, O_PFEIFE_ANNOUNCED
+from tarockrl.solvers._common import gen_merged, hmix, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -39,6 +41,8 @@ MAX_DEPTH = 52
 MAX_MOVES = 20
 NUM_PLAYERS = 3
 NUM_ACTIONS = L.NUM_ACTIONS
+GT_LEN = 256  # declarer pile points 0..70 (0..210 with exact thirds)
+ALL_CARDS = np.int64((1 << 54) - 1)
 
 
 @njit(cache=True, inline="always")
@@ -101,6 +105,27 @@ def gen(row, opts, moves, reps, merge):
     return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge)
 
 
+@njit(cache=True, inline="always")
+def hint(row, opts, action, root):
+    """Static ordering score of a card play (:func:`tarockrl.solvers._common.trick_hint`; 0 on a lead)."""
+    n = row[L.TRICK_N]
+    if n == 0:
+        return np.int64(0)
+    c = action - L.A_PLAY
+    trick = np.int64(0)
+    for i in range(n):
+        trick |= ONE << row[L.TRICK_CARD + i]
+    led = SUIT_OF_CARD[row[L.TRICK_CARD]]
+    w = winning_card(trick, led, TRUMPS)
+    pos = 0
+    for i in range(n):
+        if row[L.TRICK_CARD + i] == w:
+            pos = i
+    wseat = (row[L.LEADER] + pos) % 3
+    partner = side(row, wseat, root) == side(row, row[L.CUR], root)
+    return trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+
+
 @njit(cache=True)
 def key(row):
     """Transposition key (see the module docstring)."""
@@ -124,3 +149,62 @@ def key(row):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
+
+
+# ---- additive positions (see the module docstring) -----------------------------------------------------------
+@njit(cache=True)
+def additive(row, objective):
+    """True when the value of the rest is a monotone function of the declarer's final pile points."""
+    if row[L.RAEUBER] != 0:
+        return False
+    if objective == 1:
+        return True
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return (rem & PFEIFE) == 0
+
+
+@njit(cache=True)
+def akey(row):
+    """Transposition key of an additive position: the position only (no summary of the past)."""
+    h = hmix(np.int64(0xADD), row[L.HAND])
+    h = hmix(h, row[L.HAND + 1])
+    h = hmix(h, row[L.HAND + 2])
+    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
+    return hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+
+
+@njit(cache=True)
+def apast(row, opts):
+    """The declarer's pile points so far (discards and completed tricks): the past part of the final points."""
+    return pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts)
+
+
+@njit(cache=True)
+def gtable(row, opts, root, objective, out):
+    """Fill ``out[P]`` with the root side's value when the declarer ends with P pile points (at an additive
+    position: the Pfeife is out of play before the last trick, so its bonus is fixed); returns the number of
+    entries used (0: no additive positions in this solve)."""
+    if row[L.RAEUBER] != 0:
+        return np.int64(0)
+    d = row[L.DECLARER]
+    pmax = np.int64(210) if opts[O_COUNTING] == 1 else np.int64(70)
+    if objective == 1:
+        total = pile_points(ALL_CARDS, opts)
+        for p in range(pmax + 1):
+            out[p] = p if root == d else total - p
+        return pmax + 1
+    knocks = row[L.KNOCKS]
+    bm = (ONE << knocks) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    pf = -opts[O_PFEIFE_ANNOUNCED] * bm if row[L.ANNOUNCED] == 1 else np.int64(0)
+    scratch = row.copy()
+    for s in range(3):
+        scratch[L.RESULT + s] = 0
+    _add_hand_bonuses(scratch, opts[O_BONUS_BASIS] == 1, bm, opts)
+    hb = scratch[L.RESULT + d]
+    for p in range(pmax + 1):
+        x = contract_payment(np.int64(p), row[L.HIGH], knocks, opts) + pf
+        r = 2 * x + hb
+        out[p] = r if root == d else -r
+    return pmax + 1

@@ -23,11 +23,12 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import popcount
+from tarockrl.engine.masktricks import winning_card
 from tarockrl.engine.pack54 import thirds
 from tarockrl.games.dreiertarock import layout as L
-from tarockrl.games.dreiertarock.cards import CARD_VALUES, KINGS, SUIT_MASK_OF_CARD, TRULL
+from tarockrl.games.dreiertarock.cards import CARD_VALUES, KINGS, SUIT_MASK_OF_CARD, TAROCKS, TRULL
 from tarockrl.games.dreiertarock.kernels import play_legal, step
-from tarockrl.solvers._common import gen_merged, hmix
+from tarockrl.solvers._common import gen_merged, hmix, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(0b111 | (1 << 20) | (1 << 21)))
@@ -94,6 +95,27 @@ def gen(row, opts, moves, reps, merge):
     return gen_merged(legal, rem, SUIT_MASK_OF_CARD, VALUES, MERGEABLE, np.int64(L.OFF_PLAY), moves, reps, merge)
 
 
+@njit(cache=True, inline="always")
+def hint(row, opts, action, root):
+    """Static ordering score of a card play (:func:`tarockrl.solvers._common.trick_hint`; 0 on a lead)."""
+    n = row[L.TRICK_N]
+    if n == 0:
+        return np.int64(0)
+    c = action - L.OFF_PLAY
+    trick = np.int64(0)
+    for i in range(n):
+        trick |= ONE << row[L.TRICK_CARD + i]
+    led = SUIT_MASK_OF_CARD[row[L.TRICK_CARD]]
+    w = winning_card(trick, led, TAROCKS)
+    pos = 0
+    for i in range(n):
+        if row[L.TRICK_CARD + i] == w:
+            pos = i
+    wseat = (row[L.LEADER] + pos) % 3
+    partner = side(row, wseat, root) == side(row, row[L.CUR], root)
+    return trick_hint(c, trick, led, TAROCKS, partner, VALUES[c])
+
+
 @njit(cache=True)
 def key(row):
     """Transposition key (see the module docstring)."""
@@ -117,3 +139,31 @@ def key(row):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
+
+
+# ---- additive positions: none in this game -------------------------------------------------------------------
+GT_LEN = 1
+
+
+@njit(cache=True)
+def additive(row, objective):
+    """Never: the full transposition key is used everywhere."""
+    return False
+
+
+@njit(cache=True)
+def akey(row):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def apast(row, opts):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def gtable(row, opts, root, objective, out):
+    """No additive positions: 0 entries."""
+    return np.int64(0)

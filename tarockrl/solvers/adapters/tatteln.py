@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tarockrl.engine.bits import lowest_index
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.kernels import legal_set, pile_points, step
 from tarockrl.solvers._common import hmix
@@ -79,15 +80,17 @@ def gen(row, opts, moves, reps, merge):
     m = legal_set(row, opts)
     n = 0
     while m != 0:
-        a = np.int64(0)
-        t = m & (-m)
-        while (t >> a) != 1:
-            a += 1
+        moves[n] = lowest_index(m)
         m &= m - ONE
-        moves[n] = a
         reps[n] = n
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def hint(row, opts, action, root):
+    """No static ordering hint (the history heuristic orders the moves)."""
+    return np.int64(0)
 
 
 @njit(cache=True)
@@ -103,3 +106,31 @@ def key(row):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
+
+
+# ---- additive positions: none in this game -------------------------------------------------------------------
+GT_LEN = 1
+
+
+@njit(cache=True)
+def additive(row, objective):
+    """Never: the full transposition key is used everywhere."""
+    return False
+
+
+@njit(cache=True)
+def akey(row):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def apast(row, opts):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def gtable(row, opts, root, objective, out):
+    """No additive positions: 0 entries."""
+    return np.int64(0)

@@ -108,6 +108,12 @@ def gen(row, opts, moves, reps, merge):
     return n
 
 
+@njit(cache=True, inline="always")
+def hint(row, opts, action, root):
+    """No static ordering hint (the history heuristic orders the moves)."""
+    return np.int64(0)
+
+
 @njit(cache=True)
 def key(row):
     """Transposition key (see the module docstring)."""
@@ -121,3 +127,31 @@ def key(row):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
+
+
+# ---- additive positions: none in this game -------------------------------------------------------------------
+GT_LEN = 1
+
+
+@njit(cache=True)
+def additive(row, objective):
+    """Never: the full transposition key is used everywhere."""
+    return False
+
+
+@njit(cache=True)
+def akey(row):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def apast(row, opts):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def gtable(row, opts, root, objective, out):
+    """No additive positions: 0 entries."""
+    return np.int64(0)
