@@ -54,7 +54,7 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 
 INF = np.int64(1) << np.int64(40)
 # ctx slots
-C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR = 0, 1, 2, 3, 4, 5, 6, 7, 8
+C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 CTX_LEN = 10
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 
@@ -115,115 +115,178 @@ def _r_to_f(rlo, rhi, p0, gt, glen, gdir):
 HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT + history (capped)
 
 
+# per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0 = range(12)
+F_LEN = 12
+ENTER, NEXT, RETURN = 0, 1, 2
+
+
 @njit(cache=True)
-def _search(stack, d, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt):
-    row = stack[d]
-    ctx[C_NODES] += 1
-    if ctx[C_NODES] > ctx[C_MAX]:
-        ctx[C_ABORT] = 1
-        return np.int64(0)
-    if is_over(row):
-        return leaf(row, opts, ctx[C_ROOT], ctx[C_OBJ])
-    glen = ctx[C_GLEN]
+def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr):
+    """Fail-soft alpha-beta value of ``stack[d0]`` for the root side, within ``(alpha, beta)``.
+
+    Iterative (an explicit frame per depth in ``fr``): numba's on-disk cache does not reliably reload
+    self-recursive functions. With ``ctx[C_PLAIN]`` set it is plain minimax: full windows, no table, no merging.
+    """
+    plain = ctx[C_PLAIN] != 0
+    merge = 0 if plain else ctx[C_MERGE]
+    glen = 0 if plain else ctx[C_GLEN]
     gdir = ctx[C_GDIR]
-    add = glen > 0 and additive(row, ctx[C_OBJ])
-    p0 = np.int64(0)
-    if add:
-        k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
-        p0 = apast(row, opts)
-    else:
-        k = key(row) ^ ctx[C_SALT]
-    slot = k & (tt.shape[0] - 1)
-    e = tt[slot]
-    ttm = np.int64(-1)
-    if e[0] == k:
-        lo = e[1]
-        hi = e[2]
-        if add:
-            lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
-        if lo > alpha:
-            alpha = lo
-        if hi < beta:
-            beta = hi
-        ttm = e[3]
-    mv = moves[d]
-    rp = reps[d]
-    sc = scores[d]
-    n = gen(row, opts, mv, rp, ctx[C_MERGE])
-    p = cur(row)
-    left = MAX_DEPTH - d if d < MAX_DEPTH else 1
-    # keep the representatives only, scored; insertion sort by score (descending)
-    m = 0
-    for i in range(n):
-        if rp[i] == i:
-            a = mv[i]
-            s = hint(row, opts, a, ctx[C_ROOT]) * HINT_UNIT + min(hist[p * NUM_ACTIONS + a], HINT_UNIT - 1)
-            if a == ttm:
-                s = INF
-            j = m
-            while j > 0 and sc[j - 1] < s:
-                mv[j] = mv[j - 1]
-                sc[j] = sc[j - 1]
-                j -= 1
-            mv[j] = a
-            sc[j] = s
-            m += 1
-    maximize = side(row, p, ctx[C_ROOT]) == 0
-    child = stack[d + 1]
-    best = -INF if maximize else INF
-    best_move = mv[0]
-    a0 = alpha
-    b0 = beta
-    for i in range(m):
-        a = mv[i]
-        for j in range(COPY_LEN):
-            child[j] = row[j]
-        apply(child, a, opts)
-        v = _search(stack, d + 1, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt)
-        if ctx[C_ABORT] != 0:
-            return np.int64(0)
-        if maximize:
-            if v > best:
-                best = v
-                best_move = a
-                if v > alpha:
-                    alpha = v
-        else:
-            if v < best:
-                best = v
-                best_move = a
-                if v < beta:
-                    beta = v
-        if alpha >= beta:
-            hist[p * NUM_ACTIONS + a] += left * left
-            break
-    # store the bound (as bounds on the future points at an additive position)
-    nlo = -INF
-    nhi = INF
-    if best <= a0:
-        nhi = best
-    elif best >= b0:
-        nlo = best
-    else:
-        nlo = best
-        nhi = best
-    if add:
-        nlo, nhi = _r_to_f(nlo, nhi, p0, gt, glen, gdir)
-    if e[0] == k:
-        lo = max(e[1], nlo)
-        hi = min(e[2], nhi)
-    else:
-        lo = nlo
-        hi = nhi
-    e[0] = k
-    e[1] = lo
-    e[2] = hi
-    e[3] = best_move
-    return best
+    root = ctx[C_ROOT]
+    mask = tt.shape[0] - 1
+    d = d0
+    fr[d, F_ALPHA] = alpha
+    fr[d, F_BETA] = beta
+    ret = np.int64(0)
+    mode = ENTER
+    while True:
+        if mode == ENTER:
+            row = stack[d]
+            ctx[C_NODES] += 1
+            if ctx[C_NODES] > ctx[C_MAX]:
+                ctx[C_ABORT] = 1
+                return np.int64(0)
+            if is_over(row):
+                ret = leaf(row, opts, root, ctx[C_OBJ])
+                mode = RETURN
+                continue
+            a_ = fr[d, F_ALPHA]
+            b_ = fr[d, F_BETA]
+            ttm = np.int64(-1)
+            if not plain:
+                add = glen > 0 and additive(row, ctx[C_OBJ])
+                p0 = np.int64(0)
+                if add:
+                    k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
+                    p0 = apast(row, opts)
+                else:
+                    k = key(row, opts) ^ ctx[C_SALT]
+                fr[d, F_KEY] = k
+                fr[d, F_ADD] = 1 if add else 0
+                fr[d, F_P0] = p0
+                e = tt[k & mask]
+                if e[0] == k:
+                    lo = e[1]
+                    hi = e[2]
+                    if add:
+                        lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
+                    if lo >= b_ or lo == hi:
+                        ret = lo
+                        mode = RETURN
+                        continue
+                    if hi <= a_:
+                        ret = hi
+                        mode = RETURN
+                        continue
+                    if lo > a_:
+                        a_ = lo
+                    if hi < b_:
+                        b_ = hi
+                    ttm = e[3]
+            mv = moves[d]
+            rp = reps[d]
+            sc = scores[d]
+            n = gen(row, opts, mv, rp, merge)
+            p = cur(row)
+            # keep the representatives only, scored; insertion sort by score (descending)
+            m = 0
+            for i in range(n):
+                if rp[i] == i:
+                    a = mv[i]
+                    s = np.int64(0)
+                    if not plain:
+                        s = hint(row, opts, a, root) * HINT_UNIT + min(hist[p * NUM_ACTIONS + a], HINT_UNIT - 1)
+                        if a == ttm:
+                            s = INF
+                    j = m
+                    while j > 0 and sc[j - 1] < s:
+                        mv[j] = mv[j - 1]
+                        sc[j] = sc[j - 1]
+                        j -= 1
+                    mv[j] = a
+                    sc[j] = s
+                    m += 1
+            maximize = side(row, p, root) == 0
+            fr[d, F_ALPHA] = a_
+            fr[d, F_BETA] = b_
+            fr[d, F_A0] = a_
+            fr[d, F_B0] = b_
+            fr[d, F_BEST] = -INF if maximize else INF
+            fr[d, F_BM] = mv[0]
+            fr[d, F_I] = 0
+            fr[d, F_M] = m
+            fr[d, F_MAX] = 1 if maximize else 0
+            mode = NEXT
+        if mode == NEXT:
+            i = fr[d, F_I]
+            if i < fr[d, F_M] and fr[d, F_ALPHA] < fr[d, F_BETA]:
+                fr[d, F_I] = i + 1
+                row = stack[d]
+                child = stack[d + 1]
+                for j in range(COPY_LEN):
+                    child[j] = row[j]
+                apply(child, moves[d, i], opts)
+                if plain:
+                    fr[d + 1, F_ALPHA] = -INF
+                    fr[d + 1, F_BETA] = INF
+                else:
+                    fr[d + 1, F_ALPHA] = fr[d, F_ALPHA]
+                    fr[d + 1, F_BETA] = fr[d, F_BETA]
+                d += 1
+                mode = ENTER
+                continue
+            # all moves searched (or a cutoff): store the bound, return the best value
+            best = fr[d, F_BEST]
+            if not plain:
+                a0 = fr[d, F_A0]
+                b0 = fr[d, F_B0]
+                nlo = -INF
+                nhi = INF
+                if best <= a0:
+                    nhi = best
+                elif best >= b0:
+                    nlo = best
+                else:
+                    nlo = best
+                    nhi = best
+                k = fr[d, F_KEY]
+                if fr[d, F_ADD] != 0:
+                    nlo, nhi = _r_to_f(nlo, nhi, fr[d, F_P0], gt, glen, gdir)
+                e = tt[k & mask]
+                if e[0] == k:
+                    lo = max(e[1], nlo)
+                    hi = min(e[2], nhi)
+                else:
+                    lo = nlo
+                    hi = nhi
+                e[0] = k
+                e[1] = lo
+                e[2] = hi
+                e[3] = fr[d, F_BM]
+            ret = best
+            mode = RETURN
+        if mode == RETURN:
+            if d == d0:
+                return ret
+            d -= 1
+            v = ret
+            a = moves[d, fr[d, F_I] - 1]
+            if fr[d, F_MAX] != 0:
+                if v > fr[d, F_BEST]:
+                    fr[d, F_BEST] = v
+                    fr[d, F_BM] = a
+                    if v > fr[d, F_ALPHA]:
+                        fr[d, F_ALPHA] = v
+            else:
+                if v < fr[d, F_BEST]:
+                    fr[d, F_BEST] = v
+                    fr[d, F_BM] = a
+                    if v < fr[d, F_BETA]:
+                        fr[d, F_BETA] = v
+            if fr[d, F_ALPHA] >= fr[d, F_BETA] and not plain:
+                left = MAX_DEPTH - d if d < MAX_DEPTH else 1
+                hist[cur(stack[d]) * NUM_ACTIONS + a] += left * left
+            mode = NEXT
 
 
 @njit(cache=True)
@@ -241,6 +304,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     moves = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
     reps = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
     scores = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    fr = np.zeros((MAX_DEPTH + 2, F_LEN), dtype=np.int64)
     ctx[C_ROOT] = cur(row)
     gt = np.zeros(max(GT_LEN, 1), dtype=np.int64)
     glen = gtable(row, opts, ctx[C_ROOT], ctx[C_OBJ], gt)
@@ -282,7 +346,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         g = guess
         while lo < hi:
             beta = g + 1 if g == lo else g
-            g = _search(stack, 1, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt)
+            g = _search(stack, 1, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
             if ctx[C_ABORT] != 0:
                 return n
             if g < beta:
@@ -297,20 +361,19 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
 @njit(cache=True)
 def minimax_plain(row, opts, root, objective):
     """Plain minimax (no pruning, no table, no merging) of ``row`` for ``root``'s side: a cross-check."""
-    if is_over(row):
-        return leaf(row, opts, root, objective)
-    mv = np.zeros(MAX_MOVES, dtype=np.int64)
-    rp = np.zeros(MAX_MOVES, dtype=np.int64)
-    n = gen(row, opts, mv, rp, 0)
-    maximize = side(row, cur(row), root) == 0
-    best = -INF if maximize else INF
-    child = row.copy()
-    for i in range(n):
-        child[:] = row
-        apply(child, mv[i], opts)
-        v = minimax_plain(child, opts, root, objective)
-        if maximize:
-            best = max(best, v)
-        else:
-            best = min(best, v)
-    return best
+    ctx = np.zeros(CTX_LEN, dtype=np.int64)
+    ctx[C_MAX] = np.int64(1) << np.int64(62)
+    ctx[C_ROOT] = root
+    ctx[C_OBJ] = objective
+    ctx[C_PLAIN] = 1
+    stack = np.empty((MAX_DEPTH + 2, row.shape[0]), dtype=np.int64)
+    for d in range(MAX_DEPTH + 2):
+        stack[d, :] = row
+    moves = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    reps = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    scores = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    fr = np.zeros((MAX_DEPTH + 2, F_LEN), dtype=np.int64)
+    tt = np.zeros((1, 4), dtype=np.int64)
+    hist = np.zeros(1, dtype=np.int64)
+    gt = np.zeros(1, dtype=np.int64)
+    return _search(stack, 0, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr)

@@ -9,11 +9,21 @@ points of the root's side as the game counts them at the end (``POINTS``: the si
 the defenders' part of the blind, in groups of three; the own pile in Räuber).
 
 Transposition key: the hands, the seat to move, the leader and the cards of the current trick, and a summary
-of the tricks won so far that is exactly what the settlement depends on: the number of cards and the sum of
-their counting values won by the declarer (the defenders' pile is the rest of the completed tricks), or by each
-seat in Räuber, where the Stieß-played flag and the count of trump leads (both read by the Räuber play
-restrictions) are added. Scoring reads only these (``pile_points`` depends on a pile's size and value sum, the
-Pfeife bonus on the last trick itself; hand bonuses on the hands at the start of play or as dealt).
+of the tricks won so far that is exactly what the settlement depends on: the declarer's pile points so far
+(discards and completed tricks; the defenders' pile is the rest), or in Räuber the number of cards and the value
+sum each seat has won, with the Stieß-played flag and the count of trump leads (both read by the Räuber play
+restrictions). Scoring reads only these: ``pile_points`` of a pile depends on its size and value sum, and for
+piles whose sizes differ by whole tricks it is additive (a won trick adds its value minus 2, or 3 value - 6 in
+exact thirds), so the declarer's final points are the points so far plus the points of the tricks still to
+win; the Pfeife bonus depends on the last trick itself; hand bonuses on the hands at the start of play or as
+dealt.
+
+Additive positions (not Räuber, and with ``objective="returns"`` the Pfeife out of play, so its bonus is fixed,
+or with ``"card_points"`` always): the root side's value is a monotone function (``gtable``) of the declarer's
+final pile points = points so far (``apast``) + points of the rest, and the rest does not depend on the past.
+There the table key is the position alone (``akey``) and the table stores bounds on the points of the rest,
+translated to and from value bounds through the monotone table: transpositions with different pasts share one
+entry.
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
@@ -127,7 +137,7 @@ def hint(row, opts, action, root):
 
 
 @njit(cache=True)
-def key(row):
+def key(row, opts):
     """Transposition key (see the module docstring)."""
     h = hmix(np.int64(0x5EED), row[L.HAND])
     h = hmix(h, row[L.HAND + 1])
@@ -139,9 +149,8 @@ def key(row):
             w = row[L.WON + s]
             h = hmix(h, popcount(w) + 128 * _vsum(w))
         h = hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
-    else:
-        w = row[L.WON + row[L.DECLARER]]
-        h = hmix(h, popcount(w) + 128 * _vsum(w))
+    else:  # the declarer's pile points so far: the final points are these plus the rest's (see apast)
+        h = hmix(h, pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
     return h
 
 

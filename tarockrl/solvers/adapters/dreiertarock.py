@@ -117,7 +117,7 @@ def hint(row, opts, action, root):
 
 
 @njit(cache=True)
-def key(row):
+def key(row, opts):
     """Transposition key (see the module docstring)."""
     h = hmix(np.int64(0x7A40C), row[L.HAND])
     h = hmix(h, row[L.HAND + 1])

@@ -94,7 +94,7 @@ def hint(row, opts, action, root):
 
 
 @njit(cache=True)
-def key(row):
+def key(row, opts):
     """Transposition key (see the module docstring)."""
     h = np.int64(0x7A77E1)
     for i in range(KEY_SLOTS.shape[0]):

@@ -115,7 +115,7 @@ def hint(row, opts, action, root):
 
 
 @njit(cache=True)
-def key(row):
+def key(row, opts):
     """Transposition key (see the module docstring)."""
     h = np.int64(0x7120CA5)
     for i in range(KEY_SLOTS.shape[0]):
