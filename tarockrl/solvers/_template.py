@@ -54,8 +54,8 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 
 INF = np.int64(1) << np.int64(40)
 # ctx slots
-C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-CTX_LEN = 10
+C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT = range(11)
+CTX_LEN = 12
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 
 
@@ -129,6 +129,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     self-recursive functions. With ``ctx[C_PLAIN]`` set it is plain minimax: full windows, no table, no merging.
     """
     plain = ctx[C_PLAIN] != 0
+    usett = not plain and ctx[C_NOTT] == 0  # C_NOTT: alpha-beta without the table (a cross-check)
     merge = 0 if plain else ctx[C_MERGE]
     glen = 0 if plain else ctx[C_GLEN]
     gdir = ctx[C_GDIR]
@@ -153,7 +154,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             a_ = fr[d, F_ALPHA]
             b_ = fr[d, F_BETA]
             ttm = np.int64(-1)
-            if not plain:
+            if usett:
                 add = glen > 0 and additive(row, ctx[C_OBJ])
                 p0 = np.int64(0)
                 if add:
@@ -237,7 +238,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 continue
             # all moves searched (or a cutoff): store the bound, return the best value
             best = fr[d, F_BEST]
-            if not plain:
+            if usett:
                 a0 = fr[d, F_A0]
                 b0 = fr[d, F_B0]
                 nlo = -INF
