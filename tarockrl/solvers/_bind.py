@@ -25,8 +25,8 @@ from tarockrl.solvers import _template
 _BEGIN = "# ---- bindings (begin)"
 _END = "# ---- bindings (end)"
 _NAMES = (
-    "COPY_LEN", "GT_LEN", "MAX_DEPTH", "MAX_MOVES", "NUM_ACTIONS", "NUM_PLAYERS", "additive", "akey", "apast",
-    "apply", "cur", "gen", "gtable", "hint", "in_play", "is_over", "key", "leaf", "paranoid", "side",
+    "COPY_LEN", "GT_LEN", "MAX_DEPTH", "MAX_MOVES", "NUM_ACTIONS", "NUM_PLAYERS", "additive", "afmax", "akey",
+    "apast", "apply", "cur", "gen", "gtable", "hint", "in_play", "is_over", "key", "leaf", "paranoid", "side",
 )
 _LOCK = threading.Lock()
 _LOADED: dict[str, ModuleType] = {}

@@ -35,6 +35,7 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     NUM_ACTIONS,
     NUM_PLAYERS,
     additive,
+    afmax,
     akey,
     apast,
     apply,
@@ -184,6 +185,16 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     if hi < b_:
                         b_ = hi
                     ttm = e[3]
+                if add:  # the rest's points lie in [0, afmax]: a window outside the reachable values cuts off
+                    rlo, rhi = _f_to_r(np.int64(0), afmax(row, opts), p0, gt, glen, gdir)
+                    if rlo >= b_ or rlo == rhi:
+                        ret = rlo
+                        mode = RETURN
+                        continue
+                    if rhi <= a_:
+                        ret = rhi
+                        mode = RETURN
+                        continue
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]

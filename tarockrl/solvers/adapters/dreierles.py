@@ -23,7 +23,8 @@ or with ``"card_points"`` always): the root side's value is a monotone function 
 final pile points = points so far (``apast``) + points of the rest, and the rest does not depend on the past.
 There the table key is the position alone (``akey``) and the table stores bounds on the points of the rest,
 translated to and from value bounds through the monotone table: transpositions with different pasts share one
-entry.
+entry. The rest's points lie between 0 and the points of all cards still in play (``afmax``), so a search
+window outside the values those reach is cut off at once.
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
@@ -182,6 +183,15 @@ def akey(row):
     h = hmix(h, row[L.HAND + 2])
     h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
     return hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+
+
+@njit(cache=True)
+def afmax(row, opts):
+    """Most pile points the rest can add: all cards still in play (whole tricks) taken by the declarer."""
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return pile_points(rem, opts)
 
 
 @njit(cache=True)

@@ -158,6 +158,12 @@ def akey(row):
 
 
 @njit(cache=True)
+def afmax(row, opts):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
 def apast(row, opts):
     """Unused (no additive positions)."""
     return np.int64(0)
