@@ -24,15 +24,23 @@ move maximises its own settlement (or card points) and the two others are assume
 value is exact for that two-sided reading, a lower bound of what the seat gets against any play of the others.
 
 **Search.** Fail-soft alpha-beta over the game's own rule kernels (so the solver plays by exactly the engine's
-rules and options), with a transposition table (2**20 entries by default, 64-bit keys: a key collision could in
-principle give a wrong value, with probability about nodes / 2**64), equivalent-card merging, move ordering by the
-table's best move and a history heuristic, and cheap copies of the state row (a child copies its parent's row
-prefix and applies the game's step). Each distinct root action is searched with a full window, so every
-action value is exact. Per game (the adapters in :mod:`tarockrl.solvers.adapters` document the details):
+rules and options), iterative with an explicit frame per depth, with a transposition table (2**20 entries by
+default, 64-bit keys: a key collision could in principle give a wrong value, with probability about
+nodes / 2**64), equivalent-card merging, move ordering (the table's best move, then a static trick-play hint:
+give a winning partner value, beat an opponent as cheaply as possible, else throw the least value; then a
+history heuristic), and cheap copies of the state row (a child copies its parent's row prefix and applies the
+game's step). Every distinct root action is solved exactly by MTD(f) (zero-window searches from a guess until
+the bounds meet), so every action value is exact. Per game (the adapters in :mod:`tarockrl.solvers.adapters`
+document the details):
 
 * the transposition key holds what the value of the rest of the deal depends on, and no more: the hands, the
-  trick so far, the seat to move, and a summary of the cards won (e.g. in Dreierles the count and value sum of
-  the declarer's tricks, which is all the counting reads);
+  trick so far, the seat to move, and a summary of the cards won (e.g. in Dreierles the declarer's pile points,
+  which is all the counting reads);
+* Dreierles, outside Räuber: once the Pfeife is out of play (always with ``"card_points"``), the value is a
+  monotone function of the declarer's final pile points, which are the points so far plus the points of the
+  tricks still to win; the table then keys the position alone and stores bounds on the points still to win
+  (transpositions with different pasts share one entry), and a window outside what the cards still in play can
+  reach is cut off at once;
 * **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
   in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:
