@@ -38,7 +38,8 @@ CONFIGS = [
 ]
 IDS = [f"{g}-{i}" for i, (g, _, _) in enumerate(CONFIGS)]
 # the solver kernels of a game compile on first use (minutes on a busy machine): only Dreierles runs in the
-# default suite; the other games' cases are marked slow (python -m pytest -m slow tests/solvers)
+# default suite; the other games' cases and the compiled-minimax comparison are marked slow
+# (python -m pytest -m slow tests/solvers)
 CASES = [pytest.param(*c, id=i, marks=() if c[0] == "dreierles" else pytest.mark.slow) for c, i in zip(CONFIGS, IDS)]
 TWO_SIDED = [pytest.param(*c, id=i, marks=() if c[0] == "dreierles" else pytest.mark.slow)
              for c, i in zip(CONFIGS, IDS) if not c[2]]
@@ -175,6 +176,7 @@ def test_solver_matches_python_minimax(name, options, pass_all):
             assert result.nodes > 0
 
 
+@pytest.mark.slow  # compiles the plain minimax entry point (a minute on a busy machine)
 @pytest.mark.parametrize(("name", "options", "pass_all"), CASES)
 def test_solver_matches_kernel_minimax(name, options, pass_all):
     """Up to 5 tricks left (4 in Troccas), against the compiled plain minimax; merging on and off agree."""
