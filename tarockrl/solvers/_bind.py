@@ -3,7 +3,7 @@
 ``search_module(game_name)`` returns a module holding the template's search bound to that game's adapter
 (:mod:`tarockrl.solvers.adapters`). The module is a generated ``.py`` file in
 ``tarockrl.envs._bind.kernel_cache_dir()/../solver_kernels`` whose name carries a hash of the template, the
-adapter, the solver helpers, the game's package and the engine, so any change there gives a fresh file (and a
+adapters, the solver helpers (``_common.py``), the game's package and the engine, so any change there gives a fresh file (and a
 fresh numba compile); numba's on-disk cache then works for it like for any module. Deleting the folder is
 always safe.
 """
@@ -64,8 +64,9 @@ def search_module(game_name: str) -> ModuleType:
     source = _source(game_name)
     root = Path(tarockrl.__file__).parent
     h = hashlib.sha256(source.encode())
-    for folder in (root / "engine", root / "solvers", root / "solvers" / "adapters", root / "games" / game_name):
+    for folder in (root / "engine", root / "solvers" / "adapters", root / "games" / game_name):
         _hash_folder(h, folder)
+    h.update((root / "solvers" / "_common.py").read_bytes())  # the template itself is part of ``source``
     safe = re.sub(r"[^0-9a-zA-Z_]", "_", game_name)
     modname = f"tarockrl_solver_{safe}_{h.hexdigest()[:20]}"
     with _LOCK:
