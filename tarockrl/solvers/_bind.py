@@ -3,9 +3,9 @@
 ``search_module(game_name)`` returns a module holding the template's search bound to that game's adapter
 (:mod:`tarockrl.solvers.adapters`). The module is a generated ``.py`` file in
 ``tarockrl.envs._bind.kernel_cache_dir()/../solver_kernels`` whose name carries a hash of the template, the
-adapters, the solver helpers (``_common.py``), the game's package and the engine, so any change there gives a fresh file (and a
-fresh numba compile); numba's on-disk cache then works for it like for any module. Deleting the folder is
-always safe.
+adapters, the solver helpers (``_common.py``), the game's package and the engine, so any change there gives
+a fresh file (and a fresh numba compile); numba's on-disk cache then works for it like for any module.
+Deleting the folder is always safe.
 """
 
 from __future__ import annotations
