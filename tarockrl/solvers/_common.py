@@ -78,3 +78,12 @@ def trick_hint(card, trick, led_mask, trump_mask, partner_wins, value):
     if beats:
         return np.int64(100) - card
     return np.int64(8) - value
+
+
+@njit(cache=True, inline="always")
+def lead_hint(card, remaining, suit_mask, value):
+    """Static move-ordering score of leading ``card``: a card that is the highest still in play of its suit (a sure
+    winner) first, the most valuable of those first; then the least valuable other cards."""
+    if highest_index(remaining & suit_mask) == card:
+        return np.int64(50) + value
+    return np.int64(8) - value

@@ -41,7 +41,7 @@ from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS, VALUE_CLASS_MASKS
 from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
 from tarockrl.games.dreierles.rules import O_BONUS_BASIS, O_COUNTING, O_KNOCK_DOUBLES_BONUSES, O_PFEIFE_ANNOUNCED
-from tarockrl.solvers._common import gen_merged, hmix, trick_hint
+from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -118,10 +118,12 @@ def gen(row, opts, moves, reps, merge):
 
 @njit(cache=True, inline="always")
 def hint(row, opts, action, root):
-    """Static ordering score of a card play (:func:`tarockrl.solvers._common.trick_hint`; 0 on a lead)."""
+    """Static ordering score of a card play (``trick_hint`` when following, ``lead_hint`` on a lead)."""
     n = row[L.TRICK_N]
     if n == 0:
-        return np.int64(0)
+        c = action - L.A_PLAY
+        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+        return lead_hint(c, rem, SUIT_OF_CARD[c], VALUES[c])
     c = action - L.A_PLAY
     trick = np.int64(0)
     for i in range(n):

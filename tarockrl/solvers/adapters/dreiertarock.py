@@ -28,7 +28,7 @@ from tarockrl.engine.pack54 import thirds
 from tarockrl.games.dreiertarock import layout as L
 from tarockrl.games.dreiertarock.cards import CARD_VALUES, KINGS, SUIT_MASK_OF_CARD, TAROCKS, TRULL
 from tarockrl.games.dreiertarock.kernels import play_legal, step
-from tarockrl.solvers._common import gen_merged, hmix, trick_hint
+from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(0b111 | (1 << 20) | (1 << 21)))
@@ -97,10 +97,12 @@ def gen(row, opts, moves, reps, merge):
 
 @njit(cache=True, inline="always")
 def hint(row, opts, action, root):
-    """Static ordering score of a card play (:func:`tarockrl.solvers._common.trick_hint`; 0 on a lead)."""
+    """Static ordering score of a card play (``trick_hint`` when following, ``lead_hint`` on a lead)."""
     n = row[L.TRICK_N]
     if n == 0:
-        return np.int64(0)
+        c = action - L.OFF_PLAY
+        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+        return lead_hint(c, rem, SUIT_MASK_OF_CARD[c], VALUES[c])
     c = action - L.OFF_PLAY
     trick = np.int64(0)
     for i in range(n):
