@@ -1,16 +1,20 @@
 #!/usr/bin/env python
-"""Search benchmarks: hidden-card worlds per second (single and batched) per game; solver figures are added later.
+"""Benchmark of the hidden-information layer: world samplers and the open-hand solver, per game.
 
-Usage: python scripts/bench_search.py [--games dreierles,dreiertarock] [--positions 20] [--worlds 20000]
+    python scripts/bench_search.py                                    # worlds, then the solver
+    python scripts/bench_search.py --worlds-only --positions 20 --worlds 20000
+    python scripts/bench_search.py --solver-only --games dreierles --positions 9
 
-``bench_worlds()`` measures, per game, over random mid-game positions (a defender's / the non-mover's view):
+``bench_worlds()`` measures, per game, over random mid-game positions (the view of the seat after the mover):
 
 * single: ``state.resample_hidden(player, seed)`` calls per second through the Python API (one world per call,
   counting included);
 * batched: worlds per second of ``game.sample_worlds(state, player, n, seed)`` (one numba call per position:
   one counting pass, then ``n`` draws, each rebuilt as a deal plus the replayed history).
 
-Everything runs on one thread (the figures are per core). Compile time is excluded (a warm-up call first).
+``bench_solver()`` (in :mod:`tarockrl.solvers.bench`) measures the solver: nodes per second and milliseconds per
+solve at 4, 6, 8, 10, 12 and 16 tricks left, per game. Everything runs on one thread (figures per core); compile
+time is excluded (a warm-up call first).
 """
 
 from __future__ import annotations
@@ -69,17 +73,35 @@ def bench_worlds(games=GAMES_WITH_WORLDS, positions: int = 20, worlds: int = 200
     return results
 
 
-def main() -> None:
+def bench_solver(games=None, positions: int = 5, max_nodes: int = 20_000_000, tricks_left=None) -> list[dict]:
+    """The solver benchmark of :func:`tarockrl.solvers.bench.bench_solver` (prints a table)."""
+    from tarockrl.solvers import bench
+
+    return bench.bench_solver(games=games or bench.GAMES, tricks_left=tricks_left or bench.TRICKS_LEFT,
+                              positions=positions, max_nodes=max_nodes)
+
+
+def main(argv=None) -> None:
     """Command-line entry point."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", default=",".join(GAMES_WITH_WORLDS))
-    ap.add_argument("--positions", type=int, default=20)
-    ap.add_argument("--worlds", type=int, default=20000)
-    args = ap.parse_args()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="*", default=None, help="games (default: every game that has it)")
+    parser.add_argument("--positions", type=int, default=5, help="random positions per game (and per solver cell)")
+    parser.add_argument("--worlds", type=int, default=20000, help="worlds: worlds drawn per game")
+    parser.add_argument("--max-nodes", type=int, default=20_000_000, help="solver: node budget per solve")
+    parser.add_argument("--tricks", type=int, nargs="*", default=None, help="solver: tricks left (4 6 8 10 12 16)")
+    parser.add_argument("--solver-only", action="store_true", help="skip the world-sampler benchmark")
+    parser.add_argument("--worlds-only", action="store_true", help="skip the solver benchmark")
+    args = parser.parse_args(argv)
     import numba
 
     numba.set_num_threads(1)
-    bench_worlds(tuple(args.games.split(",")), args.positions, args.worlds)
+    if not args.solver_only:
+        games = [g for g in (args.games or tarockrl.list_games())
+                 if tarockrl.make_game(g).definition.sample_worlds is not None]
+        bench_worlds(tuple(games), args.positions, args.worlds)
+    if not args.worlds_only:
+        print("open-hand solver (objective='returns', one thread)")
+        bench_solver(games=args.games, positions=args.positions, max_nodes=args.max_nodes, tricks_left=args.tricks)
 
 
 if __name__ == "__main__":

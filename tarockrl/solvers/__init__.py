@@ -1,0 +1,198 @@
+"""Open-hand (perfect-information) solver for the card play of every game.
+
+``solve(state, objective="returns" | "card_points", max_nodes=None)`` searches the rest of the deal with every
+card known (the other hands, and in Tatteln the stock in its order) and returns a :class:`SolveResult`:
+
+* ``value``: the exact value of the position for the side of the seat to move;
+* ``action_values``: every legal action of the position -> its exact value (same side's view), so
+  ``value == max(action_values.values())``;
+* ``nodes``: positions the search visited; ``best_action``: a legal action of maximal value (the lowest id).
+
+**Sides and values.** Every seat plays to its side's best. Two-sided contracts are searched exactly:
+Dreierles and Dreiertarock (the declarer against the two defenders), Troccas (seats 0+2 against 1+3), Tatteln
+(one against one). With ``objective="returns"`` the value is the side's settlement in game points: the seat's
+own settlement when it plays alone (declarer, Tatteln) or when its partner receives the same amount (Troccas);
+for the two defenders of Dreierles/Dreiertarock, whose settlements can differ, the side plays for their sum,
+which is minus the declarer's settlement (the deal is zero-sum), and that sum is the value. With
+``objective="card_points"`` the value is the card points the side holds at the end of the deal as the game
+counts them (Dreierles/Dreiertarock: the side's pile with discards or talon as the rules give them;
+Troccas: the team's points after the scart and the Fool; Tatteln: the pile's card points plus 10 for the last
+trick, without melds), and every side maximises its own points.
+
+**Everyone for himself** (Räuber in Dreierles, Trischaken in Dreiertarock): the search is *paranoid*: the seat to
+move maximises its own settlement (or card points) and the two others are assumed to minimise it together. The
+value is exact for that two-sided reading, a lower bound of what the seat gets against any play of the others.
+
+**Search.** Fail-soft alpha-beta over the game's own rule kernels (so the solver plays by exactly the engine's
+rules and options), iterative with an explicit frame per depth, with a transposition table (2**20 entries by
+default, 64-bit keys: a key collision could in principle give a wrong value, with probability about
+nodes / 2**64), equivalent-card merging, move ordering (the table's best move, then a static trick-play hint:
+give a winning partner value, beat an opponent as cheaply as possible, else throw the least value; then a
+history heuristic), and cheap copies of the state row (a child copies its parent's row prefix and applies the
+game's step). Every distinct root action is solved exactly by MTD(f) (zero-window searches from a guess until
+the bounds meet), so every action value is exact. Per game (the adapters in :mod:`tarockrl.solvers.adapters`
+document the details):
+
+* the transposition key holds what the value of the rest of the deal depends on, and no more: the hands, the
+  trick so far, the seat to move, and a summary of the cards won (e.g. in Dreierles the declarer's pile points,
+  which is all the counting reads);
+* Dreierles, outside Räuber: once the Pfeife is out of play (always with ``"card_points"``), the value is a
+  monotone function of the declarer's final pile points, which are the points so far plus the points of the
+  tricks still to win; the table then keys the position alone and stores bounds on the points still to win
+  (transpositions with different pasts share one entry), and a window outside what the cards still in play can
+  reach is cut off at once;
+* **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
+  in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
+  class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:
+  Pfeife, XXI, Stieß; Dreiertarock: Pagat, Uhu, Kakadu, Mond, Sküs). Troccas (the king-jack swap, the Fool's
+  payment and knocking name single cards) and Tatteln (melds) merge nothing.
+
+**Limits.** ``max_nodes`` bounds the search: when exceeded, :class:`SearchLimitError` is raised (no partial
+result). A state outside the card-play phase raises :class:`NotInPlayError`, a finished one
+:class:`~tarockrl.errors.GameOverError`. Tatteln's whole deal is card play (stock and final phases).
+
+The search kernels are one numba template (:mod:`tarockrl.solvers._template`) bound per game by
+:mod:`tarockrl.solvers._bind` (a generated module cached on disk, like the env drivers).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tarockrl.errors import GameOverError, TarockError
+
+__all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver"]
+
+OBJECTIVES = {"returns": 0, "card_points": 1}
+_SUPPORTED = ("dreierles", "dreiertarock", "troccas", "tatteln")
+
+
+class NotInPlayError(TarockError):
+    """The state is not in the card-play phase (the solver's domain)."""
+
+
+class SearchLimitError(TarockError):
+    """The search needed more nodes than ``max_nodes``."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The result of :func:`solve` (values for the side of ``player``, the seat to move)."""
+
+    value: int
+    action_values: dict[int, int]
+    nodes: int
+    player: int
+    objective: str
+    best_action: int = field(default=-1)
+
+
+class Solver:
+    """The solver of one game: its compiled kernels and a transposition table reused between solves.
+
+    Each solve uses a fresh salt for the table keys, so entries of earlier solves never match (results and
+    node counts do not depend on what was solved before).
+    """
+
+    def __init__(self, game_name: str, table_bits: int = 20) -> None:
+        """Bind (and on first use compile) the search for ``game_name``; the table has ``2**table_bits`` slots."""
+        if game_name not in _SUPPORTED:
+            raise TarockError(f"no solver for game {game_name!r}; solvers exist for {', '.join(_SUPPORTED)}")
+        if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 8 <= table_bits <= 28:
+            raise ValueError(f"table_bits must be an integer in 8..28, got {table_bits!r}")
+        from tarockrl.solvers._bind import search_module
+
+        self.game_name = game_name
+        self.kernels = search_module(game_name)
+        size = 1 << table_bits
+        self._tt = np.zeros((size, 4), dtype=np.int64)  # key, lower bound, upper bound, best move
+        self._hist = np.zeros(self.kernels.NUM_PLAYERS * self.kernels.NUM_ACTIONS, dtype=np.int64)
+        self._salt = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
+              merge: bool = True, table: bool = True) -> SolveResult:
+        """Solve ``state`` (see :func:`solve`); ``merge=False`` turns equivalent-card merging off and
+        ``table=False`` the transposition table (cross-checks for tests)."""
+        if state.game.name != self.game_name:
+            raise TarockError(f"this solver is for {self.game_name!r}, the state is of {state.game.name!r}")
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {sorted(OBJECTIVES)}, got {objective!r}")
+        if max_nodes is None:
+            budget = np.int64(2**62)
+        else:
+            if isinstance(max_nodes, bool) or not isinstance(max_nodes, (int, np.integer)) or max_nodes < 1:
+                raise ValueError(f"max_nodes must be a positive integer or None, got {max_nodes!r}")
+            budget = np.int64(max_nodes)
+        k = self.kernels
+        row = state._row
+        if state.is_terminal():
+            raise GameOverError("the deal is over: there is nothing to solve")
+        if not k.in_play(row):
+            phase = state.game.definition.phase_names[int(row[state.game.definition.slot_phase])]
+            raise NotInPlayError(f"the solver works on the card-play phase; this state is in phase {phase!r}")
+        opts = state.game.encoded_options
+        with self._lock:
+            ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+            ctx[k.C_MAX] = budget
+            ctx[k.C_OBJ] = OBJECTIVES[objective]
+            ctx[k.C_SALT] = np.int64(_salt_of(next(self._salt)))
+            ctx[k.C_MERGE] = 1 if merge else 0
+            ctx[k.C_NOTT] = 0 if table else 1
+            self._hist[:] = 0
+            actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
+            values = np.zeros(k.MAX_MOVES, dtype=np.int64)
+            n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tt,
+                             self._hist, np.int64(row.shape[0]))
+        nodes = int(ctx[k.C_NODES])
+        if ctx[k.C_ABORT] != 0:
+            raise SearchLimitError(f"the search exceeded max_nodes={int(budget)} nodes")
+        action_values = {int(actions[i]): int(values[i]) for i in range(n)}
+        value = max(action_values.values())
+        best = min(a for a, v in action_values.items() if v == value)
+        return SolveResult(value=value, action_values=action_values, nodes=nodes, player=int(k.cur(row)),
+                           objective=objective, best_action=best)
+
+
+def _salt_of(i: int) -> int:
+    z = (i * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    z = ((z ^ (z >> 31)) * 0xBF58476D1CE4E5B9) & ((1 << 64) - 1)
+    z ^= z >> 29
+    return z - (1 << 64) if z >= 1 << 63 else z
+
+
+_SOLVERS: dict[str, Solver] = {}
+_SOLVERS_LOCK = threading.Lock()
+
+
+def solver_for(game_name: str) -> Solver:
+    """The shared :class:`Solver` of a game (created on first use)."""
+    with _SOLVERS_LOCK:
+        if game_name not in _SOLVERS:
+            _SOLVERS[game_name] = Solver(game_name)
+        return _SOLVERS[game_name]
+
+
+def solve(state, *, objective: str = "returns", max_nodes: int | None = None) -> SolveResult:
+    """Solve the card play of ``state`` with every card known; see the module docstring.
+
+    Args:
+        state: a :class:`tarockrl.games.api.State` in its card-play phase (not changed).
+        objective: ``"returns"`` (the side's settlement) or ``"card_points"`` (the side's card points).
+        max_nodes: a node budget; :class:`SearchLimitError` when the search needs more. ``None``: no limit.
+
+    Returns:
+        a :class:`SolveResult` with ``value``, ``action_values`` (every legal action), ``nodes``.
+
+    Raises:
+        GameOverError: the deal is over.
+        NotInPlayError: the state is not in the card-play phase.
+        SearchLimitError: ``max_nodes`` exceeded.
+    """
+    if not hasattr(state, "game") or not hasattr(state, "_row"):
+        raise TypeError(f"solve expects a tarockrl State, got {type(state).__name__}")
+    return solver_for(state.game.name).solve(state, objective=objective, max_nodes=max_nodes)

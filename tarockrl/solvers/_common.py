@@ -1,0 +1,89 @@
+"""numba helpers shared by the per-game solver adapters (:mod:`tarockrl.solvers.adapters`).
+
+* :func:`hmix` folds one int64 into a running 64-bit hash (the SplitMix64 finaliser over ``h ^ x``), the
+  building block of every adapter's transposition key;
+* :func:`gen_merged` turns a one-word legal card set into the move list with equivalent-card merging
+  (see the package docstring of :mod:`tarockrl.solvers` for the rule).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index
+from tarockrl.engine.masktricks import highest_index, winning_card
+
+ONE = np.int64(1)
+_MIX_A = np.int64(0xBF58476D1CE4E5B9 - (1 << 64))
+_MIX_B = np.int64(0x94D049BB133111EB - (1 << 64))
+
+
+@njit(cache=True, inline="always")
+def _shr(z, k):
+    """Logical right shift of an int64 by ``k`` bits (0 < k < 64)."""
+    return (z >> np.int64(k)) & ((ONE << np.int64(64 - k)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def hmix(h, x):
+    """Fold ``x`` into the hash ``h`` (bijective in ``h ^ x``; order-dependent across calls)."""
+    z = (h ^ np.int64(x)) + np.int64(0x1F3D5B79)
+    z = (z ^ _shr(z, 30)) * _MIX_A
+    z = (z ^ _shr(z, 27)) * _MIX_B
+    return z ^ _shr(z, 31)
+
+
+@njit(cache=True, inline="always")
+def gen_merged(legal, remaining, suit_mask_of_card, values, mergeable, offset, moves, reps, merge):
+    """Write the actions ``offset + c`` for the cards ``c`` of ``legal`` (ascending) into ``moves``.
+
+    ``reps[i]`` is the index (into ``moves``) of the representative of move ``i``: ``i`` itself, or, when
+    ``merge`` is set, the representative of the previous move if card ``c`` and the previous card are
+    equivalent: the highest card of ``remaining`` (the cards still in play: every hand and the current trick)
+    below ``c`` in its suit is also in ``legal``, both cards are in ``mergeable`` and both have the same
+    counting value. Suits occupy contiguous index ranges ordered by rank, so such a card is the previous move.
+    Returns the number of moves.
+    """
+    n = 0
+    m = legal
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        moves[n] = offset + c
+        reps[n] = n
+        if merge != 0 and n > 0 and ((mergeable >> c) & ONE) != 0:
+            below = remaining & suit_mask_of_card[c] & ((ONE << c) - ONE)
+            if below != 0:
+                p = highest_index(below)
+                if ((legal >> p) & ONE) != 0 and ((mergeable >> p) & ONE) != 0 and values[p] == values[c]:
+                    reps[n] = reps[n - 1]
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def trick_hint(card, trick, led_mask, trump_mask, partner_wins, value):
+    """Static move-ordering score of following with ``card`` (higher is tried first), for one-word packs.
+
+    ``trick`` is the mask of the cards already in the trick, ``partner_wins`` whether its winning card belongs
+    to the mover's side. Partner winning: give him the most valuable card that does not overtake; opponent
+    winning: the cheapest card that wins (the lowest index), else the least valuable card.
+    """
+    beats = winning_card(trick | (ONE << card), led_mask, trump_mask) == card
+    if partner_wins:
+        if beats:
+            return np.int64(1)
+        return np.int64(8) + value
+    if beats:
+        return np.int64(100) - card
+    return np.int64(8) - value
+
+
+@njit(cache=True, inline="always")
+def lead_hint(card, remaining, suit_mask, value):
+    """Static move-ordering score of leading ``card``: a card that is the highest still in play of its suit (a sure
+    winner) first, the most valuable of those first; then the least valuable other cards."""
+    if highest_index(remaining & suit_mask) == card:
+        return np.int64(50) + value
+    return np.int64(8) - value

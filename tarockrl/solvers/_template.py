@@ -1,0 +1,391 @@
+"""The generic open-hand search in numba, compiled once per game.
+
+The names in the bindings block are placeholders: :mod:`tarockrl.solvers._bind` writes a copy of this file per
+game with the block replaced by an import of that game's adapter (:mod:`tarockrl.solvers.adapters`), so numba
+caches the compiled search on disk like any module (numba cannot cache a function that receives other jitted
+functions as arguments, and a function made in a factory never hits the cache).
+
+The search is fail-soft alpha-beta over the game's own kernels, values always seen from the root side
+(``side(row, seat, root) == 0`` maximises, the other side minimises). A node's row is a copy of its parent's
+row (the first ``COPY_LEN`` slots; the history beyond is never read in play) with the game's ``step`` applied:
+the state row is small, so a copy is as cheap as an undo. Per node:
+
+1. terminal: the adapter's ``leaf`` value;
+2. transposition table probe (``key`` salted per solve, 64-bit keys, one slot per index, always replaced):
+   stored lower/upper bounds cut off or narrow the window; the stored best move is tried first;
+3. move generation with equivalent-card merging (only one representative of each class is searched),
+   ordered by the table's move, then the adapter's ``hint`` (a static trick-play heuristic), then a history
+   heuristic (cutoffs per seat and action, weighted by the square of the actions left);
+4. the bound found is stored (exact, lower or upper, as fail-soft alpha-beta defines it).
+
+A node budget (``ctx[C_MAX]``) aborts the search: ``ctx[C_ABORT]`` is set and the values are meaningless.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
+from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
+    COPY_LEN,
+    GT_LEN,
+    MAX_DEPTH,
+    MAX_MOVES,
+    NUM_ACTIONS,
+    NUM_PLAYERS,
+    additive,
+    afmax,
+    akey,
+    apast,
+    apply,
+    cur,
+    gen,
+    gtable,
+    hint,
+    in_play,
+    is_over,
+    key,
+    leaf,
+    paranoid,
+    side,
+)
+
+# ---- bindings (end) -------------------------------------------------------------------------------------------
+
+INF = np.int64(1) << np.int64(40)
+# ctx slots
+C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT = range(11)
+CTX_LEN = 12
+ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
+
+
+@njit(cache=True, inline="always")
+def _gval(gt, glen, p):
+    if p < 0:
+        p = 0
+    if p >= glen:
+        p = glen - 1
+    return gt[p]
+
+
+@njit(cache=True)
+def _f_to_r(flo, fhi, p0, gt, glen, gdir):
+    """Bounds on the future points F of an additive position -> bounds on the root side's value."""
+    if gdir > 0:
+        rlo = -INF if flo <= -INF else _gval(gt, glen, p0 + flo)
+        rhi = INF if fhi >= INF else _gval(gt, glen, p0 + fhi)
+    else:
+        rlo = -INF if fhi >= INF else _gval(gt, glen, p0 + fhi)
+        rhi = INF if flo <= -INF else _gval(gt, glen, p0 + flo)
+    return rlo, rhi
+
+
+@njit(cache=True)
+def _first(gt, glen, r, ge, gdir):
+    """Binary search on the monotone table: the smallest P with gt[P] >= r (``ge``; increasing table) or
+    gt[P] <= r (decreasing table); glen when none."""
+    lo = 0
+    hi = glen
+    while lo < hi:
+        mid = (lo + hi) // 2
+        ok = gt[mid] >= r if ge else gt[mid] <= r
+        if ok:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
+def _r_to_f(rlo, rhi, p0, gt, glen, gdir):
+    """Bounds on the root side's value -> bounds on the future points F (the table is monotone)."""
+    flo = -INF
+    fhi = INF
+    if gdir > 0:
+        if rlo > -INF:  # value >= rlo  <=>  P >= first P with gt >= rlo
+            flo = _first(gt, glen, rlo, True, gdir) - p0
+        if rhi < INF:  # value <= rhi  <=>  P < first P with gt >= rhi + 1
+            fhi = _first(gt, glen, rhi + 1, True, gdir) - 1 - p0
+    else:
+        if rhi < INF:  # value <= rhi  <=>  P >= first P with gt <= rhi
+            flo = _first(gt, glen, rhi, False, gdir) - p0
+        if rlo > -INF:  # value >= rlo  <=>  P < first P with gt <= rlo - 1
+            fhi = _first(gt, glen, rlo - 1, False, gdir) - 1 - p0
+    return flo, fhi
+HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT + history (capped)
+
+
+# per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0 = range(12)
+F_LEN = 12
+ENTER, NEXT, RETURN = 0, 1, 2
+
+
+@njit(cache=True)
+def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr):
+    """Fail-soft alpha-beta value of ``stack[d0]`` for the root side, within ``(alpha, beta)``.
+
+    Iterative (an explicit frame per depth in ``fr``): numba's on-disk cache does not reliably reload
+    self-recursive functions. With ``ctx[C_PLAIN]`` set it is plain minimax: full windows, no table, no merging.
+    """
+    plain = ctx[C_PLAIN] != 0
+    usett = not plain and ctx[C_NOTT] == 0  # C_NOTT: alpha-beta without the table (a cross-check)
+    merge = 0 if plain else ctx[C_MERGE]
+    glen = 0 if plain else ctx[C_GLEN]
+    gdir = ctx[C_GDIR]
+    root = ctx[C_ROOT]
+    mask = tt.shape[0] - 1
+    d = d0
+    fr[d, F_ALPHA] = alpha
+    fr[d, F_BETA] = beta
+    ret = np.int64(0)
+    mode = ENTER
+    while True:
+        if mode == ENTER:
+            row = stack[d]
+            ctx[C_NODES] += 1
+            if ctx[C_NODES] > ctx[C_MAX]:
+                ctx[C_ABORT] = 1
+                return np.int64(0)
+            if is_over(row):
+                ret = leaf(row, opts, root, ctx[C_OBJ])
+                mode = RETURN
+                continue
+            a_ = fr[d, F_ALPHA]
+            b_ = fr[d, F_BETA]
+            ttm = np.int64(-1)
+            if usett:
+                add = glen > 0 and additive(row, ctx[C_OBJ])
+                p0 = np.int64(0)
+                if add:
+                    k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
+                    p0 = apast(row, opts)
+                else:
+                    k = key(row, opts) ^ ctx[C_SALT]
+                fr[d, F_KEY] = k
+                fr[d, F_ADD] = 1 if add else 0
+                fr[d, F_P0] = p0
+                e = tt[k & mask]
+                if e[0] == k:
+                    lo = e[1]
+                    hi = e[2]
+                    if add:
+                        lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
+                    if lo >= b_ or lo == hi:
+                        ret = lo
+                        mode = RETURN
+                        continue
+                    if hi <= a_:
+                        ret = hi
+                        mode = RETURN
+                        continue
+                    if lo > a_:
+                        a_ = lo
+                    if hi < b_:
+                        b_ = hi
+                    ttm = e[3]
+                if add:  # the rest's points lie in [0, afmax]: a window outside the reachable values cuts off
+                    rlo, rhi = _f_to_r(np.int64(0), afmax(row, opts), p0, gt, glen, gdir)
+                    if rlo >= b_ or rlo == rhi:
+                        ret = rlo
+                        mode = RETURN
+                        continue
+                    if rhi <= a_:
+                        ret = rhi
+                        mode = RETURN
+                        continue
+            mv = moves[d]
+            rp = reps[d]
+            sc = scores[d]
+            n = gen(row, opts, mv, rp, merge)
+            p = cur(row)
+            # keep the representatives only, scored; insertion sort by score (descending)
+            m = 0
+            for i in range(n):
+                if rp[i] == i:
+                    a = mv[i]
+                    s = np.int64(0)
+                    if not plain:
+                        s = hint(row, opts, a, root) * HINT_UNIT + min(hist[p * NUM_ACTIONS + a], HINT_UNIT - 1)
+                        if a == ttm:
+                            s = INF
+                    j = m
+                    while j > 0 and sc[j - 1] < s:
+                        mv[j] = mv[j - 1]
+                        sc[j] = sc[j - 1]
+                        j -= 1
+                    mv[j] = a
+                    sc[j] = s
+                    m += 1
+            maximize = side(row, p, root) == 0
+            fr[d, F_ALPHA] = a_
+            fr[d, F_BETA] = b_
+            fr[d, F_A0] = a_
+            fr[d, F_B0] = b_
+            fr[d, F_BEST] = -INF if maximize else INF
+            fr[d, F_BM] = mv[0]
+            fr[d, F_I] = 0
+            fr[d, F_M] = m
+            fr[d, F_MAX] = 1 if maximize else 0
+            mode = NEXT
+        if mode == NEXT:
+            i = fr[d, F_I]
+            if i < fr[d, F_M] and fr[d, F_ALPHA] < fr[d, F_BETA]:
+                fr[d, F_I] = i + 1
+                row = stack[d]
+                child = stack[d + 1]
+                for j in range(COPY_LEN):
+                    child[j] = row[j]
+                apply(child, moves[d, i], opts)
+                if plain:
+                    fr[d + 1, F_ALPHA] = -INF
+                    fr[d + 1, F_BETA] = INF
+                else:
+                    fr[d + 1, F_ALPHA] = fr[d, F_ALPHA]
+                    fr[d + 1, F_BETA] = fr[d, F_BETA]
+                d += 1
+                mode = ENTER
+                continue
+            # all moves searched (or a cutoff): store the bound, return the best value
+            best = fr[d, F_BEST]
+            if usett:
+                a0 = fr[d, F_A0]
+                b0 = fr[d, F_B0]
+                nlo = -INF
+                nhi = INF
+                if best <= a0:
+                    nhi = best
+                elif best >= b0:
+                    nlo = best
+                else:
+                    nlo = best
+                    nhi = best
+                k = fr[d, F_KEY]
+                if fr[d, F_ADD] != 0:
+                    nlo, nhi = _r_to_f(nlo, nhi, fr[d, F_P0], gt, glen, gdir)
+                e = tt[k & mask]
+                if e[0] == k:
+                    lo = max(e[1], nlo)
+                    hi = min(e[2], nhi)
+                else:
+                    lo = nlo
+                    hi = nhi
+                e[0] = k
+                e[1] = lo
+                e[2] = hi
+                e[3] = fr[d, F_BM]
+            ret = best
+            mode = RETURN
+        if mode == RETURN:
+            if d == d0:
+                return ret
+            d -= 1
+            v = ret
+            a = moves[d, fr[d, F_I] - 1]
+            if fr[d, F_MAX] != 0:
+                if v > fr[d, F_BEST]:
+                    fr[d, F_BEST] = v
+                    fr[d, F_BM] = a
+                    if v > fr[d, F_ALPHA]:
+                        fr[d, F_ALPHA] = v
+            else:
+                if v < fr[d, F_BEST]:
+                    fr[d, F_BEST] = v
+                    fr[d, F_BM] = a
+                    if v < fr[d, F_BETA]:
+                        fr[d, F_BETA] = v
+            if fr[d, F_ALPHA] >= fr[d, F_BETA] and not plain:
+                left = MAX_DEPTH - d if d < MAX_DEPTH else 1
+                hist[cur(stack[d]) * NUM_ACTIONS + a] += left * left
+            mode = NEXT
+
+
+@njit(cache=True)
+def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len):
+    """Exact values of every legal action of ``row`` (the root) for the root side; returns their number.
+
+    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``); each distinct
+    (non-equivalent) root action is solved exactly by MTD(f) (zero-window searches from a guess, the previous
+    action's value, until the lower and upper bound meet); an equivalent action gets its representative's
+    value. On an exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
+    """
+    stack = np.empty((MAX_DEPTH + 2, stack_len), dtype=np.int64)
+    for d in range(MAX_DEPTH + 2):
+        stack[d, :] = row
+    moves = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    reps = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    scores = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    fr = np.zeros((MAX_DEPTH + 2, F_LEN), dtype=np.int64)
+    ctx[C_ROOT] = cur(row)
+    gt = np.zeros(max(GT_LEN, 1), dtype=np.int64)
+    glen = gtable(row, opts, ctx[C_ROOT], ctx[C_OBJ], gt)
+    gdir = np.int64(0)
+    if glen > 0:
+        inc = True
+        dec = True
+        for p in range(1, glen):
+            if gt[p] < gt[p - 1]:
+                inc = False
+            if gt[p] > gt[p - 1]:
+                dec = False
+        if inc:
+            gdir = np.int64(1)
+        elif dec:
+            gdir = np.int64(-1)
+        else:
+            glen = np.int64(0)  # not monotone: use full keys everywhere
+    ctx[C_GLEN] = glen
+    ctx[C_GDIR] = gdir
+    root_moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    root_reps = np.zeros(MAX_MOVES, dtype=np.int64)
+    n = gen(row, opts, root_moves, root_reps, merge_root)
+    guess = np.int64(0)
+    # search the representatives, the table's favourite first
+    for i in range(n):
+        out_actions[i] = root_moves[i]
+        out_values[i] = 0
+        if root_reps[i] != i:
+            out_values[i] = out_values[root_reps[i]]
+            continue
+        child = stack[1]
+        for j in range(COPY_LEN):
+            child[j] = row[j]
+        apply(child, root_moves[i], opts)
+        # MTD(f): zero-window searches from a guess (the previous action's value) until the bounds meet
+        lo = -INF
+        hi = INF
+        g = guess
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = _search(stack, 1, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+            if ctx[C_ABORT] != 0:
+                return n
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        out_values[i] = g
+        guess = g
+    return n
+
+
+@njit(cache=True)
+def minimax_plain(row, opts, root, objective):
+    """Plain minimax (no pruning, no table, no merging) of ``row`` for ``root``'s side: a cross-check."""
+    ctx = np.zeros(CTX_LEN, dtype=np.int64)
+    ctx[C_MAX] = np.int64(1) << np.int64(62)
+    ctx[C_ROOT] = root
+    ctx[C_OBJ] = objective
+    ctx[C_PLAIN] = 1
+    stack = np.empty((MAX_DEPTH + 2, row.shape[0]), dtype=np.int64)
+    for d in range(MAX_DEPTH + 2):
+        stack[d, :] = row
+    moves = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    reps = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    scores = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
+    fr = np.zeros((MAX_DEPTH + 2, F_LEN), dtype=np.int64)
+    tt = np.zeros((1, 4), dtype=np.int64)
+    hist = np.zeros(1, dtype=np.int64)
+    gt = np.zeros(1, dtype=np.int64)
+    return _search(stack, 0, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr)

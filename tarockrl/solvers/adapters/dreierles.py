@@ -1,0 +1,231 @@
+"""Solver adapter for Dreierles (card play: phase ``PLAY``, 16 tricks of three cards).
+
+Sides: the declarer against the two defenders; in Räuber (all passed) every seat plays for himself and the
+search is paranoid (the root seat against the other two).
+
+Values: objective 0 is the settlement: the declarer's ``RESULT`` for the declarer's side, minus it (the sum of
+the two defenders' settlements) for the defenders' side, the root seat's own in Räuber. Objective 1 is the card
+points of the root's side as the game counts them at the end (``POINTS``: the side's pile with the discards or
+the defenders' part of the blind, in groups of three; the own pile in Räuber).
+
+Transposition key: the hands, the seat to move, the leader and the cards of the current trick, and a summary
+of the tricks won so far that is exactly what the settlement depends on: the declarer's pile points so far
+(discards and completed tricks; the defenders' pile is the rest), or in Räuber the number of cards and the value
+sum each seat has won, with the Stieß-played flag and the count of trump leads (both read by the Räuber play
+restrictions). Scoring reads only these: ``pile_points`` of a pile depends on its size and value sum, and for
+piles whose sizes differ by whole tricks it is additive (a won trick adds its value minus 2, or 3 value - 6 in
+exact thirds), so the declarer's final points are the points so far plus the points of the tricks still to
+win; the Pfeife bonus depends on the last trick itself; hand bonuses on the hands at the start of play or as
+dealt.
+
+Additive positions (not Räuber, and with ``objective="returns"`` the Pfeife out of play, so its bonus is fixed,
+or with ``"card_points"`` always): the root side's value is a monotone function (``gtable``) of the declarer's
+final pile points = points so far (``apast``) + points of the rest, and the rest does not depend on the past.
+There the table key is the position alone (``akey``) and the table stores bounds on the points of the rest,
+translated to and from value bounds through the monotone table: transpositions with different pasts share one
+entry. The rest's points lie between 0 and the points of all cards still in play (``afmax``), so a search
+window outside the values those reach is cut off at once.
+
+Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
+them out); with the canonical index every suit (trumps included) is ordered by rank.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import popcount
+from tarockrl.engine.masktricks import winning_card
+from tarockrl.games.dreierles import layout as L
+from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS, VALUE_CLASS_MASKS
+from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
+from tarockrl.games.dreierles.rules import O_BONUS_BASIS, O_COUNTING, O_KNOCK_DOUBLES_BONUSES, O_PFEIFE_ANNOUNCED
+from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
+
+ONE = np.int64(1)
+MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
+VALUES = CARD_VALUES
+VC = VALUE_CLASS_MASKS
+COPY_LEN = L.HIST_LEN + 1
+MAX_DEPTH = 52
+MAX_MOVES = 20
+NUM_PLAYERS = 3
+NUM_ACTIONS = L.NUM_ACTIONS
+GT_LEN = 256  # declarer pile points 0..70 (0..210 with exact thirds)
+ALL_CARDS = np.int64((1 << 54) - 1)
+
+
+@njit(cache=True, inline="always")
+def in_play(row):
+    """The row is in the card-play phase."""
+    return row[L.PHASE] == L.PLAY
+
+
+@njit(cache=True, inline="always")
+def is_over(row):
+    """The deal is over."""
+    return row[L.PHASE] == L.TERMINAL
+
+
+@njit(cache=True, inline="always")
+def cur(row):
+    """The seat to move."""
+    return row[L.CUR]
+
+
+@njit(cache=True, inline="always")
+def paranoid(row):
+    """1 in Räuber (everyone plays for himself)."""
+    return np.int64(1) if row[L.RAEUBER] != 0 else np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def side(row, seat, root):
+    """0 when ``seat`` is on ``root``'s side."""
+    if row[L.RAEUBER] != 0:
+        return np.int64(0) if seat == root else np.int64(1)
+    d = row[L.DECLARER]
+    return np.int64(0) if (seat == d) == (root == d) else np.int64(1)
+
+
+@njit(cache=True)
+def leaf(row, opts, root, objective):
+    """Value of a finished deal for ``root``'s side."""
+    if objective == 1:
+        return row[L.POINTS + root]
+    if row[L.RAEUBER] != 0:
+        return row[L.RESULT + root]
+    d = row[L.DECLARER]
+    return row[L.RESULT + d] if root == d else -row[L.RESULT + d]
+
+
+@njit(cache=True, inline="always")
+def _vsum(mask):
+    return popcount(mask) + popcount(mask & VC[0]) + 2 * popcount(mask & VC[1]) + 3 * popcount(
+        mask & VC[2]) + 4 * popcount(mask & VC[3])
+
+
+@njit(cache=True)
+def gen(row, opts, moves, reps, merge):
+    """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
+    legal = play_legal(row, opts)
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge)
+
+
+@njit(cache=True, inline="always")
+def hint(row, opts, action, root):
+    """Static ordering score of a card play (``trick_hint`` when following, ``lead_hint`` on a lead)."""
+    n = row[L.TRICK_N]
+    if n == 0:
+        c = action - L.A_PLAY
+        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+        return lead_hint(c, rem, SUIT_OF_CARD[c], VALUES[c])
+    c = action - L.A_PLAY
+    trick = np.int64(0)
+    for i in range(n):
+        trick |= ONE << row[L.TRICK_CARD + i]
+    led = SUIT_OF_CARD[row[L.TRICK_CARD]]
+    w = winning_card(trick, led, TRUMPS)
+    pos = 0
+    for i in range(n):
+        if row[L.TRICK_CARD + i] == w:
+            pos = i
+    wseat = (row[L.LEADER] + pos) % 3
+    partner = side(row, wseat, root) == side(row, row[L.CUR], root)
+    return trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+
+
+@njit(cache=True)
+def key(row, opts):
+    """Transposition key (see the module docstring)."""
+    h = hmix(np.int64(0x5EED), row[L.HAND])
+    h = hmix(h, row[L.HAND + 1])
+    h = hmix(h, row[L.HAND + 2])
+    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
+    h = hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+    if row[L.RAEUBER] != 0:
+        for s in range(3):
+            w = row[L.WON + s]
+            h = hmix(h, popcount(w) + 128 * _vsum(w))
+        h = hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
+    else:  # the declarer's pile points so far: the final points are these plus the rest's (see apast)
+        h = hmix(h, pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
+    return h
+
+
+@njit(cache=True, inline="always")
+def apply(row, action, opts):
+    """The game's unchecked step."""
+    step(row, action, opts)
+
+
+# ---- additive positions (see the module docstring) -----------------------------------------------------------
+@njit(cache=True)
+def additive(row, objective):
+    """True when the value of the rest is a monotone function of the declarer's final pile points."""
+    if row[L.RAEUBER] != 0:
+        return False
+    if objective == 1:
+        return True
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return (rem & PFEIFE) == 0
+
+
+@njit(cache=True)
+def akey(row):
+    """Transposition key of an additive position: the position only (no summary of the past)."""
+    h = hmix(np.int64(0xADD), row[L.HAND])
+    h = hmix(h, row[L.HAND + 1])
+    h = hmix(h, row[L.HAND + 2])
+    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
+    return hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+
+
+@njit(cache=True)
+def afmax(row, opts):
+    """Most pile points the rest can add: all cards still in play (whole tricks) taken by the declarer."""
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return pile_points(rem, opts)
+
+
+@njit(cache=True)
+def apast(row, opts):
+    """The declarer's pile points so far (discards and completed tricks): the past part of the final points."""
+    return pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts)
+
+
+@njit(cache=True)
+def gtable(row, opts, root, objective, out):
+    """Fill ``out[P]`` with the root side's value when the declarer ends with P pile points (at an additive
+    position: the Pfeife is out of play before the last trick, so its bonus is fixed); returns the number of
+    entries used (0: no additive positions in this solve)."""
+    if row[L.RAEUBER] != 0:
+        return np.int64(0)
+    d = row[L.DECLARER]
+    pmax = np.int64(210) if opts[O_COUNTING] == 1 else np.int64(70)
+    if objective == 1:
+        total = pile_points(ALL_CARDS, opts)
+        for p in range(pmax + 1):
+            out[p] = p if root == d else total - p
+        return pmax + 1
+    knocks = row[L.KNOCKS]
+    bm = (ONE << knocks) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    pf = -opts[O_PFEIFE_ANNOUNCED] * bm if row[L.ANNOUNCED] == 1 else np.int64(0)
+    scratch = row.copy()
+    for s in range(3):
+        scratch[L.RESULT + s] = 0
+    _add_hand_bonuses(scratch, opts[O_BONUS_BASIS] == 1, bm, opts)
+    hb = scratch[L.RESULT + d]
+    for p in range(pmax + 1):
+        x = contract_payment(np.int64(p), row[L.HIGH], knocks, opts) + pf
+        r = 2 * x + hb
+        out[p] = r if root == d else -r
+    return pmax + 1

@@ -1,0 +1,142 @@
+"""Solver adapter for Tatteln (the whole deal is card play: the stock phase, then the final phase).
+
+Sides: one against one. The stock is part of the open position: its order is in the row, so the draws after
+each trick are known; robbing the turn-up and announcing melds are actions of the search like card plays.
+
+Values: objective 0 is the root seat's settlement (``RESULT``); objective 1 its pile's card points plus 10 for
+the last trick (``pile_points``; melds are not card points).
+
+Transposition key: every slot of the row that play reads or changes (hands, stock position, bottom card, trick,
+piles, meld points and scored windows, final-phase trick counts, turn flags, events), except the history, the
+record of the last completed trick (read only by scoring at the end, where it is the final trick itself) and
+the record of the last announcement (only shown in observations).
+
+Equivalent cards: none are merged (melds name single cards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index
+from tarockrl.games.tatteln import layout as L
+from tarockrl.games.tatteln.kernels import legal_set, pile_points, step
+from tarockrl.solvers._common import hmix
+
+ONE = np.int64(1)
+COPY_LEN = L.HIST_LEN + 1
+MAX_DEPTH = 104
+MAX_MOVES = 24
+NUM_PLAYERS = 2
+NUM_ACTIONS = 39
+_skip = {L.MAGIC, L.DECK, L.DECK + 1, L.DECK + 2, L.DECK + 3, L.LAST_TRICK, L.ANN, L.ANN_PTS, L.RESULT, L.RESULT + 1,
+         L.DEALER, L.TRUMP}
+KEY_SLOTS = np.array([i for i in range(L.HIST_LEN) if i not in _skip], dtype=np.int64)
+del _skip
+
+
+@njit(cache=True, inline="always")
+def in_play(row):
+    """The row is in play (stock or final phase)."""
+    return row[L.PHASE] != L.TERMINAL
+
+
+@njit(cache=True, inline="always")
+def is_over(row):
+    """The deal is over."""
+    return row[L.PHASE] == L.TERMINAL
+
+
+@njit(cache=True, inline="always")
+def cur(row):
+    """The seat to move."""
+    return row[L.CUR]
+
+
+@njit(cache=True, inline="always")
+def paranoid(row):
+    """Never: Tatteln is one against one."""
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def side(row, seat, root):
+    """0 when ``seat`` is ``root``."""
+    return np.int64(0) if seat == root else np.int64(1)
+
+
+@njit(cache=True)
+def leaf(row, opts, root, objective):
+    """Value of a finished deal for ``root``."""
+    if objective == 1:
+        return pile_points(row, root, opts)
+    return row[L.RESULT + root]
+
+
+@njit(cache=True)
+def gen(row, opts, moves, reps, merge):
+    """Legal actions (ascending; no merging); returns their number."""
+    m = legal_set(row, opts)
+    n = 0
+    while m != 0:
+        moves[n] = lowest_index(m)
+        m &= m - ONE
+        reps[n] = n
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def hint(row, opts, action, root):
+    """No static ordering hint (the history heuristic orders the moves)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def key(row, opts):
+    """Transposition key (see the module docstring)."""
+    h = np.int64(0x7A77E1)
+    for i in range(KEY_SLOTS.shape[0]):
+        h = hmix(h, row[KEY_SLOTS[i]])
+    return h
+
+
+@njit(cache=True, inline="always")
+def apply(row, action, opts):
+    """The game's unchecked step."""
+    step(row, action, opts)
+
+
+# ---- additive positions: none in this game -------------------------------------------------------------------
+GT_LEN = 1
+
+
+@njit(cache=True)
+def additive(row, objective):
+    """Never: the full transposition key is used everywhere."""
+    return False
+
+
+@njit(cache=True)
+def akey(row):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def afmax(row, opts):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def apast(row, opts):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def gtable(row, opts, root, objective, out):
+    """No additive positions: 0 entries."""
+    return np.int64(0)

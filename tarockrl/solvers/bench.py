@@ -1,0 +1,121 @@
+"""Solver benchmark: nodes per second and milliseconds per solve by tricks left, per game.
+
+``bench_solver()`` builds random positions of each game (random legal play from ``seed = 0, 1, ...`` until the
+first trick boundary of the card play with the wanted number of tricks left; any contract the random auction
+gives, Räuber/Trischaken included), solves each with ``objective="returns"`` on one thread, and reports per
+(game, tricks left) the median and maximum milliseconds, the median nodes and the nodes per second (total nodes
+over total time). Positions whose search exceeds ``max_nodes`` are counted as ``over`` and left out of the
+medians. The first solve of each game (which compiles or loads the kernels) is not timed.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+import tarockrl
+from tarockrl.solvers import SearchLimitError, solver_for
+
+TRICKS_LEFT = (4, 6, 8, 10, 12, 16)
+GAMES = ("dreierles", "dreiertarock", "troccas", "tatteln")
+
+
+def _total_tricks(game) -> int:
+    return {"dreierles": 16, "dreiertarock": 16, "troccas": 19}.get(game.name, game.options.get("deck_size", 32) // 2)
+
+
+def _position(game, seed: int, left: int):
+    """A random position at a trick boundary with ``left`` tricks left, or None."""
+    solver = solver_for(game.name)
+    k = solver.kernels
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    total = _total_tricks(game)
+    while not state.is_terminal():
+        if k.in_play(state._row) and _trick_start(state) and total - _tricks_done(state) == left:
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None
+
+
+def _tricks_done(state) -> int:
+    name, row = state.game.name, state._row
+    if name == "dreierles":
+        from tarockrl.games.dreierles import layout as L
+
+        return int(row[L.TRICK_NO])
+    if name == "dreiertarock":
+        from tarockrl.games.dreiertarock import layout as L
+
+        return int(row[L.TRICK_NO])
+    if name == "troccas":
+        from tarockrl.games.troccas import layout as L
+
+        return int(row[L.TRICK_NO])
+    from tarockrl.games.tatteln import layout as L
+
+    return int(row[L.TRICKS])
+
+
+def _trick_start(state) -> bool:
+    name, row = state.game.name, state._row
+    if name == "dreierles":
+        from tarockrl.games.dreierles import layout as L
+
+        return row[L.TRICK_N] == 0
+    if name == "dreiertarock":
+        from tarockrl.games.dreiertarock import layout as L
+
+        return row[L.TRICK_N] == 0
+    if name == "troccas":
+        from tarockrl.games.troccas import layout as L
+
+        return row[L.TRICK_N] == 0 and row[L.PHASE] == L.PLAY
+    from tarockrl.games.tatteln import layout as L
+
+    return row[L.LED] < 0
+
+
+def bench_solver(games=GAMES, tricks_left=TRICKS_LEFT, positions: int = 5, max_nodes: int = 20_000_000,
+                 seed: int = 0, verbose: bool = True) -> list[dict]:
+    """Measure the solver; returns one dict per (game, tricks left) and prints a table when ``verbose``."""
+    rows = []
+    for name in games:
+        game = tarockrl.make_game(name)
+        solver = solver_for(name)
+        for w in range(seed, seed + 50):  # compile or load the kernels outside the timings
+            warm = _position(game, w, 2)
+            if warm is not None:
+                solver.solve(warm)
+                break
+        for left in tricks_left:
+            if left > _total_tricks(game):
+                continue
+            times, nodes, over, tried, s = [], [], 0, 0, seed
+            while tried < positions and s < seed + 50 * positions:
+                state = _position(game, s, left)
+                s += 1
+                if state is None:
+                    continue
+                tried += 1
+                t0 = time.perf_counter()
+                try:
+                    r = solver.solve(state, max_nodes=max_nodes)
+                except SearchLimitError:
+                    over += 1
+                    continue
+                times.append(time.perf_counter() - t0)
+                nodes.append(r.nodes)
+            row = {"game": name, "tricks_left": left, "solved": len(times), "over": over,
+                   "median_ms": statistics.median(times) * 1e3 if times else float("nan"),
+                   "max_ms": max(times) * 1e3 if times else float("nan"),
+                   "median_nodes": int(statistics.median(nodes)) if nodes else 0,
+                   "nodes_per_s": sum(nodes) / sum(times) if times else float("nan")}
+            rows.append(row)
+            if verbose:
+                print(f"{name:13s} {left:3d} tricks: solved {row['solved']}/{tried} (over {max_nodes:,} nodes: "
+                      f"{over})  median {row['median_ms']:9.1f} ms  max {row['max_ms']:9.1f} ms  "
+                      f"median nodes {row['median_nodes']:>11,}  {row['nodes_per_s'] / 1e6:6.2f} M nodes/s",
+                      flush=True)
+    return rows

@@ -1,0 +1,277 @@
+"""The open-hand solver against plain minimax, on random play positions of every game and several option sets.
+
+Two references: a plain minimax in Python over the public State API only (``clone``, ``apply_action``,
+``legal_actions``, ``returns``; no pruning, no table, no merging) on positions with up to 3-4 tricks left, and
+the same plain minimax compiled in the solver's kernels (``minimax_plain``) on positions with up to 5 tricks
+left (4 in Troccas). Sides are read from the rules (declarer, Räuber/Trischaken, teams), independently of the
+solver's adapters.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import tarockrl
+from tarockrl.errors import GameOverError
+from tarockrl.games.dreierles import layout as DL
+from tarockrl.games.dreiertarock import layout as TL
+from tarockrl.games.tatteln import layout as AL
+from tarockrl.games.troccas import layout as RL
+from tarockrl.solvers import NotInPlayError, SearchLimitError, Solver, solve, solver_for
+
+# (game, options, pass in the auction: forces Räuber / Trischaken)
+CONFIGS = [
+    ("dreierles", {}, False),
+    ("dreierles", {"counting_method": "exact_thirds", "pfeife_announce_timing": "after_knocks"}, False),
+    ("dreierles", {}, True),  # Räuber
+    ("dreierles", {"raeuber_restrictions": "iffezheim"}, True),
+    ("dreiertarock", {}, False),
+    ("dreiertarock", {"kaiserstich": True, "valat_factor": 0}, False),
+    ("dreiertarock", {"all_pass_rule": "trischaken"}, True),  # Trischaken
+    ("troccas", {}, False),
+    ("troccas", {"knock_enabled": True, "double_lead_enabled": True, "must_overtrump": True}, False),
+    ("tatteln", {}, False),
+    ("tatteln", {"final_must_head": True, "final_must_trump": True, "deck_size": 36, "hand_size": 8}, False),
+]
+IDS = [f"{g}-{i}" for i, (g, _, _) in enumerate(CONFIGS)]
+# the solver kernels of a game compile on first use (minutes on a busy machine): only Dreierles runs in the
+# default suite; the other games' cases and the compiled-minimax comparison are marked slow
+# (python -m pytest -m slow tests/solvers)
+CASES = [pytest.param(*c, id=i, marks=() if c[0] == "dreierles" else pytest.mark.slow) for c, i in zip(CONFIGS, IDS)]
+TWO_SIDED = [pytest.param(*c, id=i, marks=() if c[0] == "dreierles" else pytest.mark.slow)
+             for c, i in zip(CONFIGS, IDS) if not c[2]]
+
+
+def _in_play(state) -> bool:
+    row, name = state._row, state.game.name
+    if name == "dreierles":
+        return row[DL.PHASE] == DL.PLAY
+    if name == "dreiertarock":
+        return row[TL.PHASE] == TL.PLAY
+    if name == "troccas":
+        return row[RL.PHASE] in (RL.PLAY, RL.BUOB)
+    return row[AL.PHASE] != AL.TERMINAL
+
+
+def _tricks_left(state) -> int:
+    row, name = state._row, state.game.name
+    if name == "dreierles":
+        return 16 - int(row[DL.TRICK_NO])
+    if name == "dreiertarock":
+        return 16 - int(row[TL.TRICK_NO])
+    if name == "troccas":
+        return 19 - int(row[RL.TRICK_NO])
+    return state.game.options["deck_size"] // 2 - int(row[AL.TRICKS])
+
+
+def _auction_pass(state) -> int | None:
+    row, name = state._row, state.game.name
+    if name == "dreierles" and row[DL.PHASE] == DL.AUCTION:
+        return DL.A_PASS
+    if name == "dreiertarock" and row[TL.PHASE] == TL.AUCTION and TL.A_PASS in state.legal_actions():
+        return TL.A_PASS
+    return None
+
+
+def position(game, seed: int, tricks: int, pass_all: bool):
+    """A random play position with at most ``tricks`` tricks left (maybe mid-trick), or None."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed=seed)
+    extra = rng.randrange(3)
+    while not state.is_terminal():
+        if _in_play(state) and _tricks_left(state) <= tricks:
+            if extra == 0:
+                return state
+            extra -= 1
+        a = _auction_pass(state) if pass_all else None
+        if a is None:
+            a = rng.choice(state.legal_actions())
+        state.apply_action(a)
+    return None
+
+
+def positions(game, tricks: int, pass_all: bool, count: int, seed0: int = 0):
+    out, seed = [], seed0
+    while len(out) < count and seed < seed0 + 40 * count:
+        s = position(game, seed, tricks, pass_all)
+        if s is not None:
+            out.append(s)
+        seed += 1
+    assert len(out) == count
+    return out
+
+
+def same_side(state, seat: int, root: int) -> bool:
+    """Whether ``seat`` plays on ``root``'s side (paranoid: only root itself), from the rules."""
+    row, name = state._row, state.game.name
+    if name == "dreierles":
+        if row[DL.RAEUBER]:
+            return seat == root
+        d = row[DL.DECLARER]
+        return (seat == d) == (root == d)
+    if name == "dreiertarock":
+        if row[TL.TRISCHAKEN]:
+            return seat == root
+        d = row[TL.DECLARER]
+        return (seat == d) == (root == d)
+    if name == "troccas":
+        return seat % 2 == root % 2
+    return seat == root
+
+
+def leaf(state, root: int, objective: str) -> int:
+    """The value of a finished deal for root's side (settlement sum of the side; card points)."""
+    name, row = state.game.name, state._row
+    if objective == "card_points":
+        if name == "troccas":
+            return int(row[RL.POINTS + root % 2])
+        if name == "tatteln":
+            from tarockrl.games.tatteln.kernels import pile_points
+
+            return int(pile_points(row, np.int64(root), state.game.encoded_options))
+        layout = DL if name == "dreierles" else TL
+        return int(row[layout.POINTS + root])
+    r = state.returns()
+    if name in ("troccas", "tatteln"):
+        return int(r[root])
+    return int(sum(r[s] for s in range(3) if same_side(state, s, root)))
+
+
+def py_minimax(state, root: int, objective: str) -> int:
+    """Plain minimax over the public API: no pruning, no table, no merging."""
+    if state.is_terminal():
+        return leaf(state, root, objective)
+    values = []
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        values.append(py_minimax(child, root, objective))
+    return max(values) if same_side(state, state.current_player(), root) else min(values)
+
+
+def _game(name, options):
+    return tarockrl.make_game(name, **options)
+
+
+@pytest.mark.parametrize(("name", "options", "pass_all"), CASES)
+def test_solver_matches_python_minimax(name, options, pass_all):
+    game = _game(name, options)
+    tricks = 3 if name == "troccas" else 4 if name == "tatteln" else 3
+    for state in positions(game, tricks, pass_all, 4, seed0=100):
+        before = state.to_bytes()
+        root = state.current_player()
+        for objective in ("returns", "card_points"):
+            result = solve(state, objective=objective)
+            assert state.to_bytes() == before
+            assert sorted(result.action_values) == state.legal_actions()
+            for a, v in result.action_values.items():
+                child = state.clone()
+                child.apply_action(a)
+                assert v == py_minimax(child, root, objective), (objective, a)
+            assert result.value == py_minimax(state, root, objective)
+            assert result.action_values[result.best_action] == result.value
+            assert result.nodes > 0
+
+
+@pytest.mark.slow  # compiles the plain minimax entry point (a minute on a busy machine)
+@pytest.mark.parametrize(("name", "options", "pass_all"), CASES)
+def test_solver_matches_kernel_minimax(name, options, pass_all):
+    """Up to 5 tricks left (4 in Troccas), against the compiled plain minimax; merging on and off agree."""
+    game = _game(name, options)
+    solver = solver_for(name)
+    k = solver.kernels
+    tricks = 4 if name == "troccas" else 5
+    for state in positions(game, tricks, pass_all, 3, seed0=300):
+        root = state.current_player()
+        opts = game.encoded_options
+        plain = int(k.minimax_plain(state._row.copy(), opts, np.int64(root), np.int64(0)))
+        merged = solver.solve(state)
+        unmerged = solver.solve(state, merge=False)
+        assert merged.value == plain == unmerged.value
+        assert merged.action_values == unmerged.action_values
+        assert unmerged.nodes >= 1
+
+
+@pytest.mark.parametrize(("name", "options", "pass_all"), TWO_SIDED)
+def test_principal_variation_keeps_the_value(name, options, pass_all):
+    """Two-sided play: playing the best action keeps the value (negated when the mover's side changes)."""
+    game = _game(name, options)
+    for state in positions(game, 4, pass_all, 2, seed0=500):
+        root = state.current_player()
+        value = solve(state).value
+        s = state.clone()
+        while not s.is_terminal():
+            r = solve(s)
+            v = r.value if same_side(s, s.current_player(), root) else -r.value
+            assert v == value
+            s.apply_action(r.best_action)
+        assert leaf(s, root, "returns") == value
+
+
+def test_bad_inputs():
+    game = tarockrl.make_game("dreierles")
+    fresh = game.new_initial_state(seed=1)
+    with pytest.raises(NotInPlayError, match="auction"):
+        solve(fresh)
+    state = positions(game, 6, False, 1, seed0=7)[0]
+    before = state.to_bytes()
+    with pytest.raises(SearchLimitError):
+        solve(state, max_nodes=5)
+    with pytest.raises(ValueError, match="objective"):
+        solve(state, objective="tricks")
+    with pytest.raises(ValueError, match="max_nodes"):
+        solve(state, max_nodes=0)
+    with pytest.raises(TypeError):
+        solve("not a state")
+    assert state.to_bytes() == before
+    end = state.clone()
+    while not end.is_terminal():
+        end.apply_action(end.legal_actions()[0])
+    with pytest.raises(GameOverError):
+        solve(end)
+    with pytest.raises(Exception, match="this solver is for"):
+        Solver("dreiertarock").solve(state)
+    with pytest.raises(Exception, match="no solver"):
+        Solver("chess")
+
+
+def test_every_adapter_imports():
+    """The adapters import the games' kernels by name: a renamed kernel must fail here, without compiling."""
+    import importlib
+
+    for name in ("dreierles", "dreiertarock", "troccas", "tatteln"):
+        module = importlib.import_module(f"tarockrl.solvers.adapters.{name}")
+        for attr in ("in_play", "is_over", "cur", "side", "paranoid", "leaf", "gen", "key", "hint", "apply",
+                     "additive", "akey", "apast", "gtable", "COPY_LEN", "MAX_DEPTH", "MAX_MOVES"):
+            assert hasattr(module, attr), (name, attr)
+        game = tarockrl.make_game(name)
+        assert module.NUM_PLAYERS == game.num_players
+        assert module.NUM_ACTIONS >= game.num_actions
+        assert module.COPY_LEN <= game.definition.state_len
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{"hand_size": 8}, {"hand_size": 8, "rob_enabled": False, "no_trump": True}])
+def test_tatteln_stock_phase(options):
+    """Stock-phase positions (draws from the known stock ahead): the table search agrees with alpha-beta without
+    the table, and the value holds along the principal variation down to the settlement."""
+    game = tarockrl.make_game("tatteln", **options)
+    solver = solver_for("tatteln")
+    checked = 0
+    for state in positions(game, 10, False, 2, seed0=900):
+        assert state._row[AL.PHASE] == AL.STOCK_PHASE
+        root = state.current_player()
+        with_table = solver.solve(state)
+        without = solver.solve(state, table=False)
+        assert with_table.action_values == without.action_values
+        s = state.clone()
+        while not s.is_terminal():
+            r = solver.solve(s)
+            assert (r.value if s.current_player() == root else -r.value) == with_table.value
+            s.apply_action(r.best_action)
+        assert leaf(s, root, "returns") == with_table.value
+        checked += 1
+    assert checked == 2
