@@ -673,23 +673,29 @@ def check_invariants(state, opts):
         if deck_card(state, i) >= n:
             return INV.LAYOUT
     # 1: every card in exactly one place
-    places = np.zeros(6, dtype=np.int64)
-    places[0] = state[HAND]
-    places[1] = state[HAND + 1]
-    places[2] = stock_mask(state, opts)
-    places[3] = state[WON]
-    places[4] = state[WON + 1]
-    if state[LED] >= 0:
-        places[5] = ONE << state[LED]
+    # (no array here: the generated sweep driver calls this kernel with numba's reference counting off)
+    led = (ONE << state[LED]) if state[LED] >= 0 else np.int64(0)
     seen = np.int64(0)
     for i in range(6):
-        if (seen & places[i]) != 0:
+        if i == 0:
+            place = state[HAND]
+        elif i == 1:
+            place = state[HAND + 1]
+        elif i == 2:
+            place = stock_mask(state, opts)
+        elif i == 3:
+            place = state[WON]
+        elif i == 4:
+            place = state[WON + 1]
+        else:
+            place = led
+        if (seen & place) != 0:
             return INV.CARDS
-        seen |= places[i]
+        seen |= place
     if seen != ALL_CARDS[1 if n == 36 else 0]:
         return INV.CARDS
     if (state[PLAYED] & state[PLAYED + 1]) != 0 or (state[PLAYED] | state[PLAYED + 1]) != (
-        state[WON] | state[WON + 1] | places[5]
+        state[WON] | state[WON + 1] | led
     ):
         return INV.CARDS
     # 2: legal set
