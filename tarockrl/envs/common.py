@@ -76,12 +76,22 @@ def resolve_game(game: Any, rules_options: dict[str, Any]) -> Game:
     return make_game(game, **rules_options)
 
 
-def observation_space(game: Game) -> gymnasium.spaces.Box:
-    """``Box(low, high, (observation_size,), float32)``: the game's bounds when it declares them, else unbounded."""
+def observation_space(game: Game, bounded: bool = False) -> gymnasium.spaces.Box:
+    """``Box(low, high, (observation_size,), float32)`` of a game's observations.
+
+    ``bounded=True`` (the single-agent and AEC envs): the finite bounds of :mod:`tarockrl.envs.bounds`, true of
+    observations whose unbounded fields went through :func:`tarockrl.envs.bounds.observation_bounds` ``.apply``.
+    ``bounded=False``: the game's declared bounds, else unbounded (the raw engine vectors of the vector env).
+    """
+    shape = (game.observation_size,)
+    if bounded:
+        from tarockrl.envs.bounds import observation_bounds
+
+        b = observation_bounds(game)
+        return gymnasium.spaces.Box(low=b.low.copy(), high=b.high.copy(), shape=shape, dtype=np.float32)
     d = game.definition
     low = getattr(d, "observation_low", None)
     high = getattr(d, "observation_high", None)
-    shape = (game.observation_size,)
     low = np.full(shape, -np.inf, np.float32) if low is None else np.broadcast_to(low, shape).astype(np.float32)
     high = np.full(shape, np.inf, np.float32) if high is None else np.broadcast_to(high, shape).astype(np.float32)
     return gymnasium.spaces.Box(low=low, high=high, shape=shape, dtype=np.float32)

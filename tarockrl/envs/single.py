@@ -6,12 +6,14 @@ per-game class (``DreierlesEnv`` ...), whose docstring is that game's documentat
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 from tarockrl.envs import _bind
+from tarockrl.envs.bounds import observation_bounds
 from tarockrl.envs.common import (
     DEFAULT_ILLEGAL_REWARD,
     ResetNeededError,
@@ -40,6 +42,7 @@ __all__ = ["TarockEnv", "env_class", "single_env_doc"]
 
 _RESET_OPTIONS = ("deal", "deal_id", "seat")
 _MAX_SKIPS = 1000
+_log = logging.getLogger("tarockrl.envs")
 
 
 class _NoDecisionError(Exception):
@@ -55,8 +58,10 @@ class TarockEnv(gymnasium.Env):
         opponents: ``None``/``"random"`` (uniformly random legal, played inside the engine), one agent or callable
             ``f(observation, action_mask) -> int`` for every other seat, a list of ``num_players-1`` agents (the
             seats after the learner in playing order), or with a fixed seat a list by absolute seat / a dict.
-        illegal_action: ``"raise"`` (``IllegalActionError``, nothing changes) or ``"lose"`` (the episode ends with
-            reward ``illegal_reward``).
+        illegal_action: ``"lose"`` (the default, the ecosystem's convention: the episode ends with reward
+            ``illegal_reward``, ``info["illegal_action"]`` holds the action, and the first illegal action of an env
+            logs one warning on the ``tarockrl.envs`` logger) or ``"raise"`` (strict: ``IllegalActionError``,
+            nothing changes).
         reward_scale: factor applied to every reward (the settlement is in game points).
         illegal_reward: reward in game points (scaled too) of an illegal action under ``illegal_action="lose"``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it).
@@ -70,7 +75,7 @@ class TarockEnv(gymnasium.Env):
         game: Any = "dreierles",
         seat: int | str = 0,
         opponents: Any = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         reward_scale: float = 1.0,
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
         render_mode: str | None = None,
@@ -91,13 +96,15 @@ class TarockEnv(gymnasium.Env):
         self._opponents_spec = opponents
         self._opponents_seat = self._fixed_seat
         self.action_space = gymnasium.spaces.Discrete(g.num_actions)
-        self.observation_space = observation_space(g)
+        self.observation_space = observation_space(g, bounded=True)
+        self._bounds = observation_bounds(g)
         self._opts = g.encoded_options
         self._k = _bind.drivers(g)
         self._alloc()
         self._base_seed: int | None = None
         self._last_info: dict[str, Any] = {}
         self._illegal_end = False
+        self._warned_illegal = False
         self._status = -1  # no episode yet
 
     def _alloc(self) -> None:
@@ -231,7 +238,7 @@ class TarockEnv(gymnasium.Env):
             rel = (cur - self.seat) % self.num_players
             agent = self.opponents.agents[rel]
             mask = self._mask_buf[0].copy()
-            a = agent.act(self._obs_buf[0].copy(), mask)
+            a = agent.act(self._obs_buf[0].copy(), mask)  # the raw engine vector, as in the vector env
             try:
                 a = as_action(a, g.num_actions)
             except IllegalActionError as err:
@@ -249,7 +256,7 @@ class TarockEnv(gymnasium.Env):
                 raise _NoDecisionError()
             raise RuntimeError(f"{g.name}: the engine refused a legal action (please report this as a bug)")
         self._status = int(self._ctrl[0, k.C_STATUS])
-        self._obs = self._obs_buf[0].copy()
+        self._obs = self._bounds.apply(self._obs_buf[0].copy())
         self._mask = self._mask_buf[0].copy()
 
     def step(self, action: Any):
@@ -286,6 +293,11 @@ class TarockEnv(gymnasium.Env):
         return self._obs, float(self._rew[0]), bool(self._term[0]), False, info
 
     def _lose(self, action: Any):
+        if not self._warned_illegal:
+            self._warned_illegal = True
+            _log.warning("%r: illegal action %r ends the episode with reward %g (illegal_action='lose'; "
+                         "this warning is shown once per env; use illegal_action='raise' to fail instead)",
+                         self, action, self.illegal_reward * self.reward_scale)
         self._illegal_end = True
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._legal[:] = False
@@ -293,6 +305,7 @@ class TarockEnv(gymnasium.Env):
             "action_mask": self._mask,
             "returns": np.zeros(self.num_players, dtype=np.float64),
             "illegal_action": action,
+            "illegal_reward": self.illegal_reward * self.reward_scale,
         }
         self._last_info = info
         return self._obs.copy(), self.illegal_reward * self.reward_scale, True, False, info
@@ -381,15 +394,19 @@ Action space
 
 {actions_table(g)}
 
-Only the legal actions of the moment may be played. ``info["action_mask"]`` (int8) and ``env.action_masks()``
-(bool, the same data; sb3-contrib's ``MaskablePPO`` finds it with no glue) mark them. An illegal action raises
-``IllegalActionError`` and changes nothing (``illegal_action="raise"``, the default) or ends the episode with
-reward ``illegal_reward * reward_scale`` (``illegal_action="lose"``).
+Only the legal actions of the moment may be played. ``info["action_mask"]`` (int8) and ``action_masks()``
+(bool, the same data) mark them. ``gymnasium.make`` wraps the env, so call ``env.unwrapped.action_masks()`` or
+``env.get_wrapper_attr("action_masks")()``; sb3-contrib's ``MaskablePPO`` finds it with no glue. An illegal action
+ends the episode with reward ``illegal_reward * reward_scale`` and ``info["illegal_action"]`` set, logging one
+warning per env (``illegal_action="lose"``, the default, as Gymnasium's and SB3's checkers expect), or raises
+``IllegalActionError`` and changes nothing (``illegal_action="raise"``, the strict mode).
 
 Observation space
 -----------------
-``Box(-inf, inf, ({g.observation_size},), float32)``: the engine's observation of the learning seat, holding only
-what that seat may know (its own hand, public actions, played cards ...; never other hands). The layout, as
+``Box(low, high, ({g.observation_size},), float32)`` with finite bounds: the engine's observation of the learning
+seat, with its unbounded fields (settlements, balances) squashed by ``x / (1 + |x|)`` into ``(-1, 1)`` (see
+:mod:`tarockrl.envs.bounds` for the fields and bounds), holding only what that seat may know (its own hand,
+public actions, played cards ...; never other hands). The layout, as
 documented by the game's observation kernel:
 
 {indent(observation_doc(g))}
@@ -413,7 +430,7 @@ Arguments
   for every other seat, a list of {d.num_players - 1} (the seats after the learner in playing order), or with a fixed
   seat a list of {d.num_players} by absolute seat (learner ``None``) or a dict ``{{seat: agent}}``. Agents get their
   own seat's observation and mask; ``RandomAgent`` and ``"random"`` seats are played inside the engine.
-* ``illegal_action="raise"`` | ``"lose"``; ``illegal_reward={DEFAULT_ILLEGAL_REWARD}`` (game points).
+* ``illegal_action="lose"`` | ``"raise"``; ``illegal_reward={DEFAULT_ILLEGAL_REWARD}`` (game points).
 * ``reward_scale=1.0``: factor applied to every reward.
 * ``render_mode=None`` | ``"ansi"`` | ``"human"``: ``render()`` shows the table (all hands), the last actions and the
   legal actions or the result.
@@ -438,7 +455,7 @@ Version history
 _CLASSES: dict[str, type] = {}
 
 
-def _per_game_init(self, seat: int | str = 0, opponents: Any = None, illegal_action: str = "raise",
+def _per_game_init(self, seat: int | str = 0, opponents: Any = None, illegal_action: str = "lose",
                    reward_scale: float = 1.0, illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                    render_mode: str | None = None, **rules_options: Any) -> None:
     """Create the environment of this class's game (arguments: see the class documentation)."""
