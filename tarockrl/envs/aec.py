@@ -43,6 +43,7 @@ from tarockrl.envs.common import (
     check_illegal,
     observation_space,
     resolve_game,
+    resolve_reward_scale,
     to_int64,
 )
 from tarockrl.errors import BadDealError, IllegalActionError
@@ -59,20 +60,21 @@ class TarockAECEnv(AECEnv):
     Args:
         game: a game name or a :class:`tarockrl.Game`.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
-        reward_scale: factor applied to the settlements.
+        reward_scale: factor applied to the settlements, or ``"auto"`` (one over the game's random-play standard
+            deviation of a seat's settlement, see ``tarockrl.envs.common.AUTO_REWARD_SCALE_STD``).
         **rules_options: the game's rules options.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "tarockrl_v0", "is_parallelizable": False,
                 "render_fps": 4}
 
-    def __init__(self, game: Any = "dreierles", render_mode: str | None = None, reward_scale: float = 1.0,
+    def __init__(self, game: Any = "dreierles", render_mode: str | None = None, reward_scale: float | str = 1.0,
                  **rules_options: Any) -> None:
         """Create the environment."""
         super().__init__()
         self.game = resolve_game(game, rules_options)
         g = self.game
-        _, _, self.reward_scale = check_illegal("raise", 0.0, reward_scale)
+        _, _, self.reward_scale = check_illegal("raise", 0.0, resolve_reward_scale(reward_scale, g))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
@@ -260,7 +262,7 @@ def env(game: Any = "dreierles", illegal_action: str = "lose", illegal_reward: f
     action ends the deal, the offender gets ``illegal_reward`` (times ``reward_scale``), the others 0, and
     PettingZoo logs one warning; ``illegal_action="raise"`` raises ``IllegalActionError`` (strict mode).
     """
-    mode, reward, _ = check_illegal(illegal_action, illegal_reward, kwargs.get("reward_scale", 1.0))
+    mode, reward, _ = check_illegal(illegal_action, illegal_reward, 1.0)
     e: AECEnv = raw_env(game, **kwargs)
     if mode == "lose":
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=reward * e.reward_scale)

@@ -15,6 +15,7 @@ import numpy as np
 from tarockrl.envs import _bind
 from tarockrl.envs.bounds import observation_bounds
 from tarockrl.envs.common import (
+    AUTO_REWARD_SCALE_STD,
     DEFAULT_ILLEGAL_REWARD,
     ResetNeededError,
     actions_table,
@@ -32,6 +33,7 @@ from tarockrl.envs.common import (
     options_table,
     parse_opponents,
     resolve_game,
+    resolve_reward_scale,
     to_int64,
 )
 from tarockrl.errors import BadDealError, IllegalActionError
@@ -62,7 +64,10 @@ class TarockEnv(gymnasium.Env):
             ``illegal_reward``, ``info["illegal_action"]`` holds the action, and the first illegal action of an env
             logs one warning on the ``tarockrl.envs`` logger) or ``"raise"`` (strict: ``IllegalActionError``,
             nothing changes).
-        reward_scale: factor applied to every reward (the settlement is in game points).
+        reward_scale: factor applied to every reward (the settlement is in game points), or ``"auto"``: one over
+            the game's random-play standard deviation of a seat's settlement per deal (``AUTO_REWARD_SCALE_STD``:
+            Dreierles 39.3, Dreiertarock 5189, Tatteln 72.4, Troccas 10.7 game points), so rewards have about
+            unit scale in every game.
         illegal_reward: reward in game points (scaled too) of an illegal action under ``illegal_action="lose"``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it).
         **rules_options: the game's rules options (its variants), passed to :func:`tarockrl.make_game`.
@@ -76,7 +81,7 @@ class TarockEnv(gymnasium.Env):
         seat: int | str = 0,
         opponents: Any = None,
         illegal_action: str = "lose",
-        reward_scale: float = 1.0,
+        reward_scale: float | str = 1.0,
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
         render_mode: str | None = None,
         **rules_options: Any,
@@ -87,7 +92,7 @@ class TarockEnv(gymnasium.Env):
         self.num_players = g.num_players
         self._fixed_seat = check_seat(seat, g.num_players)
         self.illegal_action, self.illegal_reward, self.reward_scale = check_illegal(
-            illegal_action, illegal_reward, reward_scale
+            illegal_action, illegal_reward, resolve_reward_scale(reward_scale, g)
         )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
@@ -431,7 +436,9 @@ Arguments
   seat a list of {d.num_players} by absolute seat (learner ``None``) or a dict ``{{seat: agent}}``. Agents get their
   own seat's observation and mask; ``RandomAgent`` and ``"random"`` seats are played inside the engine.
 * ``illegal_action="lose"`` | ``"raise"``; ``illegal_reward={DEFAULT_ILLEGAL_REWARD}`` (game points).
-* ``reward_scale=1.0``: factor applied to every reward.
+* ``reward_scale=1.0``: factor applied to every reward, or ``"auto"`` (one over the random-play standard deviation
+  of a seat's settlement per deal, {AUTO_REWARD_SCALE_STD.get(name, 1.0):g} game points here: rewards of about unit
+  scale).
 * ``render_mode=None`` | ``"ansi"`` | ``"human"``: ``render()`` shows the table (all hands), the last actions and the
   legal actions or the result.
 * the rules options of {d.display_name} (keyword arguments, defaults shown):
@@ -456,7 +463,7 @@ _CLASSES: dict[str, type] = {}
 
 
 def _per_game_init(self, seat: int | str = 0, opponents: Any = None, illegal_action: str = "lose",
-                   reward_scale: float = 1.0, illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+                   reward_scale: float | str = 1.0, illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                    render_mode: str | None = None, **rules_options: Any) -> None:
     """Create the environment of this class's game (arguments: see the class documentation)."""
     TarockEnv.__init__(self, type(self).GAME, seat=seat, opponents=opponents, illegal_action=illegal_action,
