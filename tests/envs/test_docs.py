@@ -22,6 +22,8 @@ def blocks(text: str) -> list[str]:
 def run(code: str) -> None:
     code = code.replace("range(1000)", "range(30)").replace("num_envs=4096", "num_envs=64")
     code = code.replace("total_timesteps=200_000", "total_timesteps=256")
+    code = code.replace('MaskablePPO("MlpPolicy", env, verbose=1)',
+                        'MaskablePPO("MlpPolicy", env, verbose=0, n_steps=64, batch_size=64, n_epochs=1)')
     with contextlib.redirect_stdout(io.StringIO()):
         exec(compile(code, "<docs>", "exec"), {})
 
