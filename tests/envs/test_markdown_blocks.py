@@ -24,7 +24,8 @@ SHRINK = [  # (pasted text, test size): sizes only, never the logic
     ("new_batch(4096", "new_batch(64"),
     ("random_playouts(1_000_000", "random_playouts(1_000"),
     ("total_timesteps=200_000", "total_timesteps=64"),
-    ('MaskablePPO("MlpPolicy", env, verbose=1)', 'MaskablePPO("MlpPolicy", env, verbose=0, n_steps=64, batch_size=64, n_epochs=1)'),
+    ('MaskablePPO("MlpPolicy", env, verbose=1)',
+     'MaskablePPO("MlpPolicy", env, verbose=0, n_steps=64, batch_size=64, n_epochs=1)'),
 ]
 EXTRAS = {"sb3_contrib": "sb3_contrib", "stable_baselines3": "stable_baselines3", "aec_env": "pettingzoo",
           "torch": "torch"}
