@@ -24,6 +24,8 @@ SHRINK = [  # (pasted text, test size): sizes only, never the logic
     ("new_batch(4096", "new_batch(64"),
     ("random_playouts(1_000_000", "random_playouts(1_000"),
     ("total_timesteps=200_000", "total_timesteps=64"),
+    ('sb3_vec_env("dreierles", num_envs=64,', 'sb3_vec_env("dreierles", num_envs=4,'),
+    ('n_steps=32, batch_size=256).learn(total_timesteps=8192)', 'n_steps=16, n_epochs=1).learn(total_timesteps=64)'),
     ('MaskablePPO("MlpPolicy", env, verbose=1)',
      'MaskablePPO("MlpPolicy", env, verbose=0, n_steps=64, batch_size=64, n_epochs=1)'),
 ]
