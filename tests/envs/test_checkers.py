@@ -31,6 +31,7 @@ def test_gymnasium_and_sb3_check_env(name: str) -> None:
         warnings.simplefilter("always")
         check_env(env.unwrapped, skip_render_check=True)
         sb3_checker.check_env(env.unwrapped, warn=True)
+        sb3_checker.check_env(env, warn=True)  # through gymnasium.make's wrappers too
     assert not _tarockrl_warnings(caught), [str(w.message) for w in caught]
     assert not [w for w in caught if "bound" in str(w.message).lower()], [str(w.message) for w in caught]
     assert np.isfinite(env.observation_space.low).all() and np.isfinite(env.observation_space.high).all()
