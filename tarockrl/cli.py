@@ -103,6 +103,14 @@ def play_random_deals(game, deals: int, seed: int, chunk: int = 65536, progress:
 
     returns = np.zeros((deals, game.num_players))
     lengths = np.zeros(deals, dtype=np.int64)
+    if progress:  # load/compile the kernels before the bar starts, so that its rate is the playing rate alone
+        print("compiling/loading kernels ...", file=sys.stderr, flush=True)
+        warm = game.new_batch(1, seed=seed)
+        for step in range(game.max_episode_length + 1):
+            if warm.random_actions(seed=seed, step_no=step)[0] < 0:
+                break
+            warm.step(warm.random_actions(seed=seed, step_no=step))
+        warm.returns()
     with tqdm(total=deals, unit="deal", disable=not progress, file=sys.stderr) as bar:
         for start in range(0, deals, chunk):
             n = min(chunk, deals - start)

@@ -31,6 +31,7 @@ __all__ = [
     "kernel_cache_dir",
     "aec_env",
     "raw_aec_env",
+    "sb3_vec_env",
 ]
 
 _LAZY = {
@@ -43,6 +44,7 @@ _LAZY = {
     "ResetNeededError": "tarockrl.envs.common",
     "env_id": "tarockrl.envs.common",
     "kernel_cache_dir": "tarockrl.envs._bind",
+    "sb3_vec_env": "tarockrl.envs.sb3",
 }
 
 PETTINGZOO_HINT = (

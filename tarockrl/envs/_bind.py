@@ -39,9 +39,11 @@ class Runner:
     def __init__(self, module: ModuleType, num_rows: int, num_threads: int | None = None) -> None:
         """Plan the ranges for ``num_rows`` rows."""
         if num_threads is None:
-            import numba
+            # numba.get_num_threads() would start numba's threading layer and, with OpenMP, reset torch's thread
+            # count; numba_num_threads() starts it keeping torch's setting (tarockrl/_threads.py, issue 15)
+            from tarockrl._threads import numba_num_threads
 
-            num_threads = numba.get_num_threads()
+            num_threads = numba_num_threads()
         if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
             raise ValueError(f"num_threads must be a positive integer, got {num_threads!r}")
         t = max(1, min(num_threads, num_rows // self.MIN_ROWS))

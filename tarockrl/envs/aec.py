@@ -16,8 +16,11 @@ that seat (only what it may know) and its legal actions, all zeros for agents no
 the deal ends, then every agent's settlement in game points (times ``reward_scale``); every agent then
 terminates (no truncation). ``reset(seed=s)`` starts the deal stream of ``s`` (deals 0, 1, 2, ...);
 ``options={"deal_id": k}`` or ``{"deal": {...}}`` plays a fixed deal. An illegal action raises
-``IllegalActionError`` in the raw env; ``env(..., illegal_action="lose")`` applies PettingZoo's
-``TerminateIllegalWrapper`` instead (the offender gets ``illegal_reward``, the deal ends). A value that is not an
+``IllegalActionError`` in the raw env and in ``env(..., illegal_action="raise")``; ``env(...)`` (default
+``illegal_action="lose"``) applies PettingZoo's ``TerminateIllegalWrapper`` instead (the offender gets
+``illegal_reward``, the deal ends). Unknown reset options are ignored (PettingZoo's convention). The observation's
+unbounded fields (settlements, balances) are squashed into ``(-1, 1)``, so its Box has finite bounds (see
+:mod:`tarockrl.envs.bounds`). A value that is not an
 action at all (not an integer in ``[0, num_actions)``) always raises ``IllegalActionError`` naming it and the legal
 actions. ``step``, ``observe`` and ``last`` before ``reset`` raise ``ResetNeededError``; a call that raises
 changes nothing (a failed ``reset`` keeps the previous deal stream).
@@ -25,7 +28,6 @@ changes nothing (a failed ``reset`` keeps the previous deal stream).
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import gymnasium
@@ -33,6 +35,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from tarockrl.envs.bounds import observation_bounds
 from tarockrl.envs.common import (
     DEFAULT_ILLEGAL_REWARD,
     ResetNeededError,
@@ -40,6 +43,7 @@ from tarockrl.envs.common import (
     check_illegal,
     observation_space,
     resolve_game,
+    resolve_reward_scale,
     to_int64,
 )
 from tarockrl.errors import BadDealError, IllegalActionError
@@ -56,20 +60,21 @@ class TarockAECEnv(AECEnv):
     Args:
         game: a game name or a :class:`tarockrl.Game`.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
-        reward_scale: factor applied to the settlements.
+        reward_scale: factor applied to the settlements, or ``"auto"`` (one over the game's random-play standard
+            deviation of a seat's settlement, see ``tarockrl.envs.common.AUTO_REWARD_SCALE_STD``).
         **rules_options: the game's rules options.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "tarockrl_v0", "is_parallelizable": False,
                 "render_fps": 4}
 
-    def __init__(self, game: Any = "dreierles", render_mode: str | None = None, reward_scale: float = 1.0,
+    def __init__(self, game: Any = "dreierles", render_mode: str | None = None, reward_scale: float | str = 1.0,
                  **rules_options: Any) -> None:
         """Create the environment."""
         super().__init__()
         self.game = resolve_game(game, rules_options)
         g = self.game
-        _, _, self.reward_scale = check_illegal("raise", 0.0, reward_scale)
+        _, _, self.reward_scale = check_illegal("raise", 0.0, resolve_reward_scale(reward_scale, g))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
@@ -79,7 +84,7 @@ class TarockAECEnv(AECEnv):
         self.observation_spaces = {
             a: gymnasium.spaces.Dict(
                 {
-                    "observation": observation_space(g),
+                    "observation": observation_space(g, bounded=True),
                     "action_mask": gymnasium.spaces.Box(0, 1, (g.num_actions,), dtype=np.int8),
                 }
             )
@@ -90,6 +95,7 @@ class TarockAECEnv(AECEnv):
         self._base_seed: int | None = None
         self._next_deal = 0
         self._zero_mask = np.zeros(g.num_actions, dtype=np.int8)
+        self._bounds = observation_bounds(g)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         """The Dict space of ``agent``'s observations."""
@@ -115,8 +121,8 @@ class TarockAECEnv(AECEnv):
                             f"({type(options).__name__})")
         opts = dict(options)
         unknown = sorted(set(opts) - set(_RESET_OPTIONS), key=str)
-        if unknown:
-            warnings.warn(f"ignoring unknown reset option(s) {unknown}; known: {list(_RESET_OPTIONS)}", stacklevel=2)
+        if unknown:  # PettingZoo's convention (its api_test passes arbitrary options): ignored, silently
+            pass
         if "deal" in opts and "deal_id" in opts:
             raise ValueError("give reset option 'deal' or 'deal_id', not both")
         # everything is computed first and committed only once the new deal exists
@@ -156,7 +162,7 @@ class TarockAECEnv(AECEnv):
             raise KeyError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
         p = self.agent_name_mapping[agent]
         s = self._state
-        obs = s.observation(p)
+        obs = self._bounds.apply(s.observation(p))
         if s.current_player() == p:
             mask = s.legal_action_mask().astype(np.int8)
         else:
@@ -248,14 +254,15 @@ def raw_env(game: Any = "dreierles", **kwargs: Any) -> TarockAECEnv:
     return TarockAECEnv(game, **kwargs)
 
 
-def env(game: Any = "dreierles", illegal_action: str = "raise", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+def env(game: Any = "dreierles", illegal_action: str = "lose", illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
         **kwargs: Any) -> AECEnv:
     """The AEC env with PettingZoo's usual wrappers (out-of-bounds assertion, call-order enforcement).
 
-    ``illegal_action="lose"`` adds ``TerminateIllegalWrapper``: an illegal action ends the deal and the offender
-    gets ``illegal_reward`` (times ``reward_scale``).
+    ``illegal_action="lose"`` (the default, PettingZoo's convention) adds ``TerminateIllegalWrapper``: an illegal
+    action ends the deal, the offender gets ``illegal_reward`` (times ``reward_scale``), the others 0, and
+    PettingZoo logs one warning; ``illegal_action="raise"`` raises ``IllegalActionError`` (strict mode).
     """
-    mode, reward, _ = check_illegal(illegal_action, illegal_reward, kwargs.get("reward_scale", 1.0))
+    mode, reward, _ = check_illegal(illegal_action, illegal_reward, 1.0)
     e: AECEnv = raw_env(game, **kwargs)
     if mode == "lose":
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=reward * e.reward_scale)

@@ -6,13 +6,16 @@ per-game class (``DreierlesEnv`` ...), whose docstring is that game's documentat
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import gymnasium
 import numpy as np
 
 from tarockrl.envs import _bind
+from tarockrl.envs.bounds import observation_bounds
 from tarockrl.envs.common import (
+    AUTO_REWARD_SCALE_STD,
     DEFAULT_ILLEGAL_REWARD,
     ResetNeededError,
     actions_table,
@@ -30,6 +33,7 @@ from tarockrl.envs.common import (
     options_table,
     parse_opponents,
     resolve_game,
+    resolve_reward_scale,
     to_int64,
 )
 from tarockrl.errors import BadDealError, IllegalActionError
@@ -40,6 +44,7 @@ __all__ = ["TarockEnv", "env_class", "single_env_doc"]
 
 _RESET_OPTIONS = ("deal", "deal_id", "seat")
 _MAX_SKIPS = 1000
+_log = logging.getLogger("tarockrl.envs")
 
 
 class _NoDecisionError(Exception):
@@ -55,9 +60,14 @@ class TarockEnv(gymnasium.Env):
         opponents: ``None``/``"random"`` (uniformly random legal, played inside the engine), one agent or callable
             ``f(observation, action_mask) -> int`` for every other seat, a list of ``num_players-1`` agents (the
             seats after the learner in playing order), or with a fixed seat a list by absolute seat / a dict.
-        illegal_action: ``"raise"`` (``IllegalActionError``, nothing changes) or ``"lose"`` (the episode ends with
-            reward ``illegal_reward``).
-        reward_scale: factor applied to every reward (the settlement is in game points).
+        illegal_action: ``"lose"`` (the default, the ecosystem's convention: the episode ends with reward
+            ``illegal_reward``, ``info["illegal_action"]`` holds the action, and the first illegal action of an env
+            logs one warning on the ``tarockrl.envs`` logger) or ``"raise"`` (strict: ``IllegalActionError``,
+            nothing changes).
+        reward_scale: factor applied to every reward (the settlement is in game points), or ``"auto"``: one over
+            the game's random-play standard deviation of a seat's settlement per deal (``AUTO_REWARD_SCALE_STD``:
+            Dreierles 39.3, Dreiertarock 5189, Tatteln 72.4, Troccas 10.7 game points), so rewards have about
+            unit scale in every game.
         illegal_reward: reward in game points (scaled too) of an illegal action under ``illegal_action="lose"``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (prints it).
         **rules_options: the game's rules options (its variants), passed to :func:`tarockrl.make_game`.
@@ -70,8 +80,8 @@ class TarockEnv(gymnasium.Env):
         game: Any = "dreierles",
         seat: int | str = 0,
         opponents: Any = None,
-        illegal_action: str = "raise",
-        reward_scale: float = 1.0,
+        illegal_action: str = "lose",
+        reward_scale: float | str = 1.0,
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
         render_mode: str | None = None,
         **rules_options: Any,
@@ -82,7 +92,7 @@ class TarockEnv(gymnasium.Env):
         self.num_players = g.num_players
         self._fixed_seat = check_seat(seat, g.num_players)
         self.illegal_action, self.illegal_reward, self.reward_scale = check_illegal(
-            illegal_action, illegal_reward, reward_scale
+            illegal_action, illegal_reward, resolve_reward_scale(reward_scale, g)
         )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
@@ -91,13 +101,15 @@ class TarockEnv(gymnasium.Env):
         self._opponents_spec = opponents
         self._opponents_seat = self._fixed_seat
         self.action_space = gymnasium.spaces.Discrete(g.num_actions)
-        self.observation_space = observation_space(g)
+        self.observation_space = observation_space(g, bounded=True)
+        self._bounds = observation_bounds(g)
         self._opts = g.encoded_options
         self._k = _bind.drivers(g)
         self._alloc()
         self._base_seed: int | None = None
         self._last_info: dict[str, Any] = {}
         self._illegal_end = False
+        self._warned_illegal = False
         self._status = -1  # no episode yet
 
     def _alloc(self) -> None:
@@ -231,7 +243,7 @@ class TarockEnv(gymnasium.Env):
             rel = (cur - self.seat) % self.num_players
             agent = self.opponents.agents[rel]
             mask = self._mask_buf[0].copy()
-            a = agent.act(self._obs_buf[0].copy(), mask)
+            a = agent.act(self._obs_buf[0].copy(), mask)  # the raw engine vector, as in the vector env
             try:
                 a = as_action(a, g.num_actions)
             except IllegalActionError as err:
@@ -249,7 +261,7 @@ class TarockEnv(gymnasium.Env):
                 raise _NoDecisionError()
             raise RuntimeError(f"{g.name}: the engine refused a legal action (please report this as a bug)")
         self._status = int(self._ctrl[0, k.C_STATUS])
-        self._obs = self._obs_buf[0].copy()
+        self._obs = self._bounds.apply(self._obs_buf[0].copy())
         self._mask = self._mask_buf[0].copy()
 
     def step(self, action: Any):
@@ -286,6 +298,11 @@ class TarockEnv(gymnasium.Env):
         return self._obs, float(self._rew[0]), bool(self._term[0]), False, info
 
     def _lose(self, action: Any):
+        if not self._warned_illegal:
+            self._warned_illegal = True
+            _log.warning("%r: illegal action %r ends the episode with reward %g (illegal_action='lose'; "
+                         "this warning is shown once per env; use illegal_action='raise' to fail instead)",
+                         self, action, self.illegal_reward * self.reward_scale)
         self._illegal_end = True
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._legal[:] = False
@@ -293,6 +310,7 @@ class TarockEnv(gymnasium.Env):
             "action_mask": self._mask,
             "returns": np.zeros(self.num_players, dtype=np.float64),
             "illegal_action": action,
+            "illegal_reward": self.illegal_reward * self.reward_scale,
         }
         self._last_info = info
         return self._obs.copy(), self.illegal_reward * self.reward_scale, True, False, info
@@ -381,15 +399,19 @@ Action space
 
 {actions_table(g)}
 
-Only the legal actions of the moment may be played. ``info["action_mask"]`` (int8) and ``env.action_masks()``
-(bool, the same data; sb3-contrib's ``MaskablePPO`` finds it with no glue) mark them. An illegal action raises
-``IllegalActionError`` and changes nothing (``illegal_action="raise"``, the default) or ends the episode with
-reward ``illegal_reward * reward_scale`` (``illegal_action="lose"``).
+Only the legal actions of the moment may be played. ``info["action_mask"]`` (int8) and ``action_masks()``
+(bool, the same data) mark them. ``gymnasium.make`` wraps the env, so call ``env.unwrapped.action_masks()`` or
+``env.get_wrapper_attr("action_masks")()``; sb3-contrib's ``MaskablePPO`` finds it with no glue. An illegal action
+ends the episode with reward ``illegal_reward * reward_scale`` and ``info["illegal_action"]`` set, logging one
+warning per env (``illegal_action="lose"``, the default, as Gymnasium's and SB3's checkers expect), or raises
+``IllegalActionError`` and changes nothing (``illegal_action="raise"``, the strict mode).
 
 Observation space
 -----------------
-``Box(-inf, inf, ({g.observation_size},), float32)``: the engine's observation of the learning seat, holding only
-what that seat may know (its own hand, public actions, played cards ...; never other hands). The layout, as
+``Box(low, high, ({g.observation_size},), float32)`` with finite bounds: the engine's observation of the learning
+seat, with its unbounded fields (settlements, balances) squashed by ``x / (1 + |x|)`` into ``(-1, 1)`` (see
+:mod:`tarockrl.envs.bounds` for the fields and bounds), holding only what that seat may know (its own hand,
+public actions, played cards ...; never other hands). The layout, as
 documented by the game's observation kernel:
 
 {indent(observation_doc(g))}
@@ -413,8 +435,10 @@ Arguments
   for every other seat, a list of {d.num_players - 1} (the seats after the learner in playing order), or with a fixed
   seat a list of {d.num_players} by absolute seat (learner ``None``) or a dict ``{{seat: agent}}``. Agents get their
   own seat's observation and mask; ``RandomAgent`` and ``"random"`` seats are played inside the engine.
-* ``illegal_action="raise"`` | ``"lose"``; ``illegal_reward={DEFAULT_ILLEGAL_REWARD}`` (game points).
-* ``reward_scale=1.0``: factor applied to every reward.
+* ``illegal_action="lose"`` | ``"raise"``; ``illegal_reward={DEFAULT_ILLEGAL_REWARD}`` (game points).
+* ``reward_scale=1.0``: factor applied to every reward, or ``"auto"`` (one over the random-play standard deviation
+  of a seat's settlement per deal, {AUTO_REWARD_SCALE_STD.get(name, 1.0):g} game points here: rewards of about unit
+  scale).
 * ``render_mode=None`` | ``"ansi"`` | ``"human"``: ``render()`` shows the table (all hands), the last actions and the
   legal actions or the result.
 * the rules options of {d.display_name} (keyword arguments, defaults shown):
@@ -438,8 +462,8 @@ Version history
 _CLASSES: dict[str, type] = {}
 
 
-def _per_game_init(self, seat: int | str = 0, opponents: Any = None, illegal_action: str = "raise",
-                   reward_scale: float = 1.0, illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+def _per_game_init(self, seat: int | str = 0, opponents: Any = None, illegal_action: str = "lose",
+                   reward_scale: float | str = 1.0, illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
                    render_mode: str | None = None, **rules_options: Any) -> None:
     """Create the environment of this class's game (arguments: see the class documentation)."""
     TarockEnv.__init__(self, type(self).GAME, seat=seat, opponents=opponents, illegal_action=illegal_action,

@@ -170,6 +170,9 @@ class Game:
 
     def __init__(self, definition: GameDefinition, **options: Any) -> None:
         """Build the game; unknown or invalid options raise ``BadOptionError`` naming them."""
+        from tarockrl._threads import start_numba_threads
+
+        start_numba_threads()  # before any parallel kernel: keeps torch's thread count (tarockrl/_threads.py)
         self._def = definition
         self.rules = opt.from_kwargs(definition.rules_class, definition.name, options)
         if definition.specialize is not None:

@@ -22,6 +22,11 @@ def blocks(text: str) -> list[str]:
 def run(code: str) -> None:
     code = code.replace("range(1000)", "range(30)").replace("num_envs=4096", "num_envs=64")
     code = code.replace("total_timesteps=200_000", "total_timesteps=256")
+    code = code.replace('sb3_vec_env("dreierles", num_envs=64,', 'sb3_vec_env("dreierles", num_envs=4,')
+    code = code.replace("n_steps=32, batch_size=256).learn(total_timesteps=8192)",
+                        "n_steps=16, n_epochs=1).learn(total_timesteps=64)")
+    code = code.replace('MaskablePPO("MlpPolicy", env, verbose=1)',
+                        'MaskablePPO("MlpPolicy", env, verbose=0, n_steps=64, batch_size=64, n_epochs=1)')
     with contextlib.redirect_stdout(io.StringIO()):
         exec(compile(code, "<docs>", "exec"), {})
 

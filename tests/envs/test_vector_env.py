@@ -11,6 +11,7 @@ from gymnasium.vector import AutoresetMode
 
 import tarockrl
 from tarockrl.envs import ResetNeededError, TarockEnv, TarockVectorEnv, env_id
+from tarockrl.envs.bounds import observation_bounds
 from tarockrl.errors import BadOptionError, IllegalActionError
 from tests.envs.helpers import GAMES, BatchedLast, pick, pick_batch
 
@@ -43,13 +44,19 @@ def compare_with_single(envs, game, n, seed, seat, num_steps, **single_kwargs):
     obs, info = envs.reset(seed=seed)
     # sub-env i, episode k plays deal i + k * n; the single env replays those deals
     expected = SingleEpisodes(game, seed, seat, **single_kwargs)
+    # the single env squashes the unbounded fields (tarockrl/envs/bounds.py); the vector env gives raw vectors
+    bounds = observation_bounds(expected.env.game)
+
+    def sq(x):
+        return bounds.apply(np.array(x, dtype=np.float32, copy=True))
+
     pos = {i: (i, 0) for i in range(n)}  # sub-env -> (deal id, step index)
     for i in range(n):
-        np.testing.assert_array_equal(obs[i], expected[i][0][0])
+        np.testing.assert_array_equal(sq(obs[i]), expected[i][0][0])
         np.testing.assert_array_equal(info["action_mask"][i], expected[i][0][1])
     finished = 0
     for _ in range(num_steps):
-        obs, rewards, term, trunc, info = envs.step(pick_batch(obs, info["action_mask"]))
+        obs, rewards, term, trunc, info = envs.step(pick_batch(sq(obs), info["action_mask"]))  # as the single env
         assert not trunc.any()
         for i in range(n):
             d, t = pos[i]
@@ -58,12 +65,12 @@ def compare_with_single(envs, game, n, seed, seat, num_steps, **single_kwargs):
             assert rewards[i] == ref[2] and term[i] == ref[3]
             if term[i]:
                 finished += 1
-                np.testing.assert_array_equal(info["final_obs"][i], ref[0])
+                np.testing.assert_array_equal(sq(info["final_obs"][i]), ref[0])
                 assert info["_final_obs"][i] and info["_returns"][i]
                 assert abs(info["returns"][i].sum()) < 1e-9
                 d, t = d + n, 0
                 ref = expected[d][0]
-            np.testing.assert_array_equal(obs[i], ref[0])
+            np.testing.assert_array_equal(sq(obs[i]), ref[0])
             np.testing.assert_array_equal(info["action_mask"][i], ref[1])
             pos[i] = (d, t)
         np.testing.assert_array_equal(envs.unwrapped.deal_ids, [pos[i][0] for i in range(n)])

@@ -448,7 +448,7 @@ def test_aec_failed_reset_changes_nothing():
 # 5. the smaller items (single env)
 # ---------------------------------------------------------------------------------------------------------
 def test_single_env_seeds_deals_and_actions():
-    env = gymnasium.make(env_id("dreierles")).unwrapped
+    env = gymnasium.make(env_id("dreierles"), illegal_action="raise").unwrapped  # "lose" is the default (issue 15)
     obs_a, _ = env.reset(seed=np.int64(4))
     obs_b, _ = env.reset(seed=4)
     assert np.array_equal(obs_a, obs_b)
