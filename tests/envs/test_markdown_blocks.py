@@ -49,9 +49,13 @@ def shrink(code: str) -> str:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
-def test_every_python_block_runs(path: Path) -> None:
+def test_every_python_block_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # run where a user would paste them (a checkout: configs/ at hand), without writing into the repository
+    (tmp_path / "configs").symlink_to(ROOT / "configs")
+    monkeypatch.chdir(tmp_path)
     blocks = python_blocks(path.read_text(encoding="utf-8"))
-    assert blocks, f"{path.name} has no python block"
+    if path.name == "README.md":
+        assert blocks, "README.md has no python block"
     namespace: dict = {"__name__": "__docs__"}
     for i, (code, runnable) in enumerate(blocks):
         if not runnable:
