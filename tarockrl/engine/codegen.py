@@ -64,7 +64,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["BEGIN", "END", "bind", "binding_block", "importable", "kernel_cache_dir", "source_hash"]
+__all__ = ["BEGIN", "END", "bind", "binding_block", "importable", "kernel_cache_dir", "load_generated",
+           "source_hash"]
 
 BEGIN = "# ---- bindings (begin)"
 END = "# ---- bindings (end)"
@@ -193,26 +194,33 @@ def bind(template: ModuleType | str | Path, prefix: str, bindings: str,
             _LOADED[modname] = sys.modules[modname]
             return sys.modules[modname]
         folder = kernel_cache_dir()
-        path = folder / f"{modname}.py"
-        try:
-            current = path.read_text(encoding="utf-8") if path.exists() else None
-        except OSError:
-            current = None
-        if current != source:
-            tmp = folder / f".{modname}.{os.getpid()}.{threading.get_ident()}.tmp"
-            tmp.write_text(source, encoding="utf-8")
-            os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(modname, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[modname] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[modname]
-            raise
+        module = load_generated(modname, source, folder)
         _LOADED[modname] = module
         _prune(folder, f"tarockrl_gen_{safe}_", modname)
         return module
+
+
+def load_generated(modname: str, source: str, folder: Path) -> ModuleType:
+    """Write ``source`` to ``folder/<modname>.py`` (atomically, only when it changed) and import it under
+    ``modname``, so that numba's on-disk cache works for it like for any module. The caller holds its lock."""
+    path = folder / f"{modname}.py"
+    try:
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+    except OSError:
+        current = None
+    if current != source:
+        tmp = folder / f".{modname}.{os.getpid()}.{threading.get_ident()}.tmp"
+        tmp.write_text(source, encoding="utf-8")
+        os.replace(tmp, path)
+    spec = importlib.util.spec_from_file_location(modname, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[modname]
+        raise
+    return module
 
 
 def _prune(folder: Path, prefix: str, keep: str) -> None:

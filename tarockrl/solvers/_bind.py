@@ -11,15 +11,13 @@ Deleting the folder is always safe.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import os
 import re
-import sys
 import threading
 from pathlib import Path
 from types import ModuleType
 
 import tarockrl
+from tarockrl.engine.codegen import load_generated
 from tarockrl.solvers import _template
 
 _BEGIN = "# ---- bindings (begin)"
@@ -34,7 +32,7 @@ _LOADED: dict[str, ModuleType] = {}
 
 def cache_dir() -> Path:
     """The folder holding the generated solver modules and their numba caches (created when missing)."""
-    from tarockrl.envs._bind import kernel_cache_dir
+    from tarockrl.engine.codegen import kernel_cache_dir
 
     target = kernel_cache_dir().parent / "solver_kernels"
     target.mkdir(parents=True, exist_ok=True)
@@ -72,23 +70,6 @@ def search_module(game_name: str) -> ModuleType:
     with _LOCK:
         if modname in _LOADED:
             return _LOADED[modname]
-        folder = cache_dir()
-        path = folder / f"{modname}.py"
-        try:
-            current = path.read_text(encoding="utf-8") if path.exists() else None
-        except OSError:
-            current = None
-        if current != source:
-            tmp = folder / f".{modname}.{os.getpid()}.tmp"
-            tmp.write_text(source, encoding="utf-8")
-            os.replace(tmp, path)
-        spec = importlib.util.spec_from_file_location(modname, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[modname] = module
-        try:
-            spec.loader.exec_module(module)
-        except BaseException:
-            del sys.modules[modname]
-            raise
+        module = load_generated(modname, source, cache_dir())
         _LOADED[modname] = module
         return module
