@@ -23,8 +23,6 @@ __all__ = [
     "highest_index",
     "pdep",
     "nth_set_index",
-    "mask_to_indices",
-    "indices_to_mask",
 ]
 
 
@@ -141,22 +139,3 @@ def nth_set_index(x, n):
     return lowest_index(x)
 
 
-
-
-def mask_to_indices(mask: int) -> list[int]:
-    """Python helper: the sorted list of set-bit indices of ``mask``."""
-    mask = int(mask)
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def indices_to_mask(indices) -> int:
-    """Python helper: the mask with exactly the given bit indices set."""
-    mask = 0
-    for i in indices:
-        mask |= 1 << int(i)
-    return mask

@@ -14,7 +14,6 @@ from tarockrl.engine.bits import lowest_index, popcount
 __all__ = [
     "beats_highest_index",
     "follow_or_trump",
-    "winner_highest_index",
     "sum_values",
     "weighted_popcount",
 ]
@@ -36,7 +35,6 @@ def follow_or_trump(hand, led_mask, trump_mask):
     return hand
 
 
-
 @njit(cache=True, inline="always")
 def beats_highest_index(card, best, led_mask, trump_mask):
     """True when ``card`` beats the trick's current best card ``best`` (index order = rank in every suit).
@@ -50,31 +48,6 @@ def beats_highest_index(card, best, led_mask, trump_mask):
     if card_trump:
         return best_trump == 0 or card > best
     return best_trump == 0 and ((led_mask >> card) & 1) != 0 and card > best
-
-
-@njit(cache=True)
-def winner_highest_index(cards, count, led_mask, trump_mask):
-    """Position (0-based, in playing order) of the card that wins the trick ``cards[:count]``.
-
-    For packs whose index grows with the rank inside every suit: the highest trump wins, otherwise the
-    highest card of the led suit.
-    """
-    best_pos = 0
-    best_card = cards[0]
-    best_trump = (trump_mask >> best_card) & 1
-    for pos in range(1, count):
-        card = cards[pos]
-        is_trump = (trump_mask >> card) & 1
-        if is_trump:
-            if (not best_trump) or card > best_card:
-                best_pos = pos
-                best_card = card
-                best_trump = 1
-        elif not best_trump and ((led_mask >> card) & 1) and card > best_card:
-            best_pos = pos
-            best_card = card
-    return best_pos
-
 
 
 @njit(cache=True)

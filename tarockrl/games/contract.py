@@ -36,6 +36,9 @@ perft, the environment drivers) is generated from the engine's templates and bou
         a uniformly random legal action (-1 at the end).
     ``returns(row, out_f64)``; ``check_invariants(row, opts) -> code``
         the settlement (zeros before the end); 0 or a code of :mod:`tarockrl.engine.invariants`.
+        By convention ``check_invariants`` runs a game's named checks in order (``check_cards``,
+        ``check_legal_set``, ... each ``(row, opts) -> 0 | code`` with a docstring naming its rule) and returns
+        the first code; a new invariant is a new named check.
     ``SCRATCH_LEN``, ``LEGAL_WORDS``: the sizes above.
   Optional fast paths (every generated driver has a generic fallback; the contract tests check each fast
   path against it):

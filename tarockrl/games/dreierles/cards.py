@@ -9,33 +9,34 @@ from __future__ import annotations
 
 import numpy as np
 
-NUM_CARDS = 54
-
-_RED_RANKS = ["4", "3", "2", "1", "J", "N", "Q", "K"]
-_BLACK_RANKS = ["7", "8", "9", "10", "J", "N", "Q", "K"]
-
-CARD_CODES: tuple[str, ...] = tuple(
-    [f"T{i}" for i in range(1, 22)]
-    + ["ST"]
-    + [f"H{r}" for r in _RED_RANKS]
-    + [f"D{r}" for r in _RED_RANKS]
-    + [f"C{r}" for r in _BLACK_RANKS]
-    + [f"S{r}" for r in _BLACK_RANKS]
+from tarockrl.engine.cardcodes import CardCodes
+from tarockrl.engine.pack54 import (
+    ALL,
+    CARD_VALUES,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    KINGS,
+    NUM_CARDS,
+    SPADES,
+    card_codes,
 )
-CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+from tarockrl.engine.pack54 import SUIT_MASK_OF_CARD as SUIT_OF_CARD
+from tarockrl.engine.pack54 import TAROCKS as TRUMPS
 
-# Counting values: Stieß, 21, Pfeife and kings 5; queens 4; cavaliers 3; jacks 2; everything else 1.
-_VALUES = np.ones(NUM_CARDS, dtype=np.int64)
-for _c in (0, 20, 21):
-    _VALUES[_c] = 5
-for _s in range(4):
-    _base = 22 + 8 * _s
-    _VALUES[_base + 4] = 2  # jack
-    _VALUES[_base + 5] = 3  # cavalier
-    _VALUES[_base + 6] = 4  # queen
-    _VALUES[_base + 7] = 5  # king
-CARD_VALUES = _VALUES
-CARD_VALUES.setflags(write=False)
+__all__ = [
+    "ALL", "CARD_CODES", "CARD_T1", "CARD_T21", "CARD_ST", "CARD_VALUES", "CODES", "CODE_TO_CARD", "CLUBS",
+    "DIAMONDS", "DRULLE", "HEARTS", "KINGS", "MID_TRUMPS", "NUM_CARDS", "PFEIFE", "PLAIN_NON_KING", "SPADES",
+    "STIESS", "SUIT_NAMES", "SUIT_OF_CARD", "T21", "TRUMPS", "VALUE_CLASS_EXTRA", "VALUE_CLASS_MASKS",
+    "card_code", "mask_codes", "parse_card",
+]
+
+CODES = CardCodes(card_codes("ST"), "Dreierles")
+CARD_CODES: tuple[str, ...] = CODES.codes
+CODE_TO_CARD: dict[str, int] = CODES.index
+
+# Counting values (the shared 54-card values of engine/pack54.py): Stieß, 21, Pfeife and kings 5; queens 4;
+# cavaliers 3; jacks 2; everything else 1.
 
 # value classes for counting a pile with popcounts: card value = 1 + sum of the class bonuses it belongs to
 VALUE_CLASS_MASKS = np.array(
@@ -45,13 +46,6 @@ VALUE_CLASS_EXTRA = np.array([1, 2, 3, 4], dtype=np.int64)
 VALUE_CLASS_MASKS.setflags(write=False)
 VALUE_CLASS_EXTRA.setflags(write=False)
 
-ALL = np.int64((1 << 54) - 1)
-TRUMPS = np.int64((1 << 22) - 1)
-HEARTS = np.int64(0xFF << 22)
-DIAMONDS = np.int64(0xFF << 30)
-CLUBS = np.int64(0xFF << 38)
-SPADES = np.int64(0xFF << 46)
-KINGS = np.int64((1 << 29) | (1 << 37) | (1 << 45) | (1 << 53))
 PFEIFE = np.int64(1)
 T21 = np.int64(1 << 20)
 STIESS = np.int64(1 << 21)
@@ -63,32 +57,9 @@ CARD_T1 = 0
 CARD_T21 = 20
 CARD_ST = 21
 
-# suit mask of every card (trumps -> TRUMPS), used for follow-suit
-SUIT_OF_CARD = np.empty(NUM_CARDS, dtype=np.int64)
-for _c in range(NUM_CARDS):
-    if _c <= 21:
-        SUIT_OF_CARD[_c] = TRUMPS
-    else:
-        SUIT_OF_CARD[_c] = np.int64(0xFF << (22 + 8 * ((_c - 22) // 8)))
-SUIT_OF_CARD.setflags(write=False)
-
 SUIT_NAMES = ("trumps", "hearts", "diamonds", "clubs", "spades")
 
 
-def card_code(card: int) -> str:
-    """The spec's code of card index ``card`` (e.g. 0 -> ``"T1"``)."""
-    return CARD_CODES[int(card)]
-
-
-def parse_card(code: str) -> int:
-    """The card index of a code such as ``"HK"``; raises ``ValueError`` naming an unknown code."""
-    try:
-        return CODE_TO_CARD[str(code).strip().upper()]
-    except KeyError:
-        raise ValueError(f"unknown Dreierles card code {code!r}; codes are {', '.join(CARD_CODES)}") from None
-
-
-def mask_codes(mask: int) -> list[str]:
-    """Codes of the cards in ``mask``, in index order."""
-    mask = int(mask)
-    return [CARD_CODES[i] for i in range(NUM_CARDS) if (mask >> i) & 1]
+card_code = CODES.code
+parse_card = CODES.parse
+mask_codes = CODES.mask_codes

@@ -763,59 +763,98 @@ def _place(state, i):
     return trick
 
 
+# ---------------------------------------------------------------------------------------------------------
+# invariants: one named check per rule, each returning 0 or its code of the shared table (engine/invariants.py)
+# ---------------------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise the code of the first broken invariant.
-
-    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
-    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, NO_SEAT_TO_ACT.
-    """
+def check_seat_to_act(state, opts):
+    """NO_SEAT_TO_ACT: the phase is known, and a seat is to act exactly while the deal runs."""
     if state[PHASE] < AUCTION or state[PHASE] > TERMINAL or state[CUR] < -1 or state[CUR] > 2:
         return INV.NO_SEAT_TO_ACT
     if (state[CUR] == -1) != (state[PHASE] == TERMINAL):
         return INV.NO_SEAT_TO_ACT
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def check_cards(state, opts):
+    """CARDS: every one of the 54 cards lies in exactly one place (hands, blind parts, discards, piles, trick)."""
     seen = np.int64(0)
     for i in range(10):
         place = _place(state, i)
         if (seen & place) != 0:
             return INV.CARDS
         seen |= place
-    if seen != ALL:
-        return INV.CARDS
+    return 0 if seen == ALL else INV.CARDS
+
+
+@njit(cache=True, _nrt=False)
+def check_legal_set(state, opts):
+    """LEGAL_SET: the legal set is empty exactly at the end of the deal."""
     offset, mask = legal_set(state, opts)
-    terminal = state[PHASE] == TERMINAL
-    if terminal == (mask != 0):
-        return INV.LEGAL_SET
-    if state[HIST_LEN] > MAX_EPISODE_LENGTH:
-        return INV.TOO_MANY_ACTIONS
-    plays = 0
+    return INV.LEGAL_SET if (state[PHASE] == TERMINAL) == (mask != 0) else 0
+
+
+@njit(cache=True, _nrt=False)
+def check_history_length(state, opts):
+    """TOO_MANY_ACTIONS: the history is within the episode bound."""
+    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > MAX_EPISODE_LENGTH else 0
+
+
+@njit(cache=True, _nrt=False)
+def check_play_counts(state, opts):
+    """COUNTS: every seat has played one card per finished trick, plus one if it has played to the current one."""
     for s in range(3):
-        n = popcount(state[PLAYED_BY + s])
-        plays += n
         expected = state[TRICK_NO]
-        if state[PHASE] == PLAY:
-            pos = (s - state[LEADER]) % 3
-            if pos < state[TRICK_N]:
-                expected += 1
-        if n != expected:
+        if state[PHASE] == PLAY and (s - state[LEADER]) % 3 < state[TRICK_N]:
+            expected += 1
+        if popcount(state[PLAYED_BY + s]) != expected:
             return INV.COUNTS
-    if terminal:
-        if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] != 0:
-            return INV.SETTLEMENT
-        total = pile_points(ALL, opts)
-        if state[RAEUBER] != 0:
-            blind = np.int64(0)
-            for i in range(6):
-                blind |= ONE << state[BLIND + i]
-            if state[POINTS] + state[POINTS + 1] + state[POINTS + 2] + pile_points(blind, opts) != total:
-                return INV.POINTS
-        else:
-            d = state[DECLARER]
-            if state[POINTS + d] + state[POINTS + (d + 1) % 3] != total:
-                return INV.POINTS
-        if plays != 48 or state[HIST_LEN] < 49 or state[HIST_LEN] > MAX_EPISODE_LENGTH:
-            return INV.FINAL_SHAPE
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def check_final_accounts(state, opts):
+    """SETTLEMENT, POINTS, FINAL_SHAPE at the end: a zero-sum settlement, all card points counted, 48 plays."""
+    if state[PHASE] != TERMINAL:
+        return 0
+    if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] != 0:
+        return INV.SETTLEMENT
+    total = pile_points(ALL, opts)
+    if state[RAEUBER] != 0:
+        blind = np.int64(0)
+        for i in range(6):
+            blind |= ONE << state[BLIND + i]
+        if state[POINTS] + state[POINTS + 1] + state[POINTS + 2] + pile_points(blind, opts) != total:
+            return INV.POINTS
+    else:
+        d = state[DECLARER]
+        if state[POINTS + d] + state[POINTS + (d + 1) % 3] != total:
+            return INV.POINTS
+    plays = popcount(state[PLAYED_BY]) + popcount(state[PLAYED_BY + 1]) + popcount(state[PLAYED_BY + 2])
+    if plays != 48 or state[HIST_LEN] < 49 or state[HIST_LEN] > MAX_EPISODE_LENGTH:
+        return INV.FINAL_SHAPE
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
+
+    Runs the named checks above in order (codes of the shared table :mod:`tarockrl.engine.invariants`).
+    """
+    code = check_seat_to_act(state, opts)
+    if code == 0:
+        code = check_cards(state, opts)
+    if code == 0:
+        code = check_legal_set(state, opts)
+    if code == 0:
+        code = check_history_length(state, opts)
+    if code == 0:
+        code = check_play_counts(state, opts)
+    if code == 0:
+        code = check_final_accounts(state, opts)
+    return code
 
 
 

@@ -6,6 +6,8 @@ A batch of states is a ``[n, STATE_LEN]`` int64 array, so cloning is a copy and 
 
 from __future__ import annotations
 
+from tarockrl.engine.layout import Fields
+
 # ---- phases ---------------------------------------------------------------------------------------------
 AUCTION, DISCARD, ANNOUNCE, KNOCK, REKNOCK, RAEUBER_KNOCK, PLAY, TERMINAL = range(8)
 PHASE_NAMES = ("auction", "discard", "announce", "knock", "reknock", "raeuber_knock", "play", "terminal")
@@ -28,13 +30,8 @@ CONTRACT_NAMES = ("none", "Dreier", "Zweier", "Einer", "Solo")
 OK, ILLEGAL, GAME_OVER = 0, 1, 2
 
 # ---- slots -------------------------------------------------------------------------------------------------
-_slots: dict[str, int] = {}
-
-
-def _take(name: str, width: int = 1) -> int:
-    start = sum(_slots.values())
-    _slots[name] = width
-    return start
+_slots = Fields()
+_take = _slots.take
 
 
 MAGIC = _take("magic")  # layout tag, checked when decoding bytes
@@ -77,8 +74,8 @@ POINTS = _take("points", 3)  # at the end: card points of each seat's side (each
 RESULT = _take("result", 3)  # settlement in game points
 HIST_LEN = _take("hist_len")
 HIST = _take("hist", MAX_EPISODE_LENGTH)
-STATE_LEN = sum(_slots.values())
-SLOT_WIDTHS = dict(_slots)
+STATE_LEN = _slots.size
+SLOT_WIDTHS = _slots.widths
 LAYOUT_MAGIC = 0x44524549_0002  # "DREI" + layout version
 
 del _take

@@ -49,6 +49,7 @@ from __future__ import annotations
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.layout import Fields
 from tarockrl.games.dreierles.kernels import apply_unchecked
 from tarockrl.games.dreierles.layout import (
     A_NO_ANNOUNCE,
@@ -89,13 +90,12 @@ _sizes = [
     ("N_KNOCKS", 1), ("PLAYED", 162), ("TRICK", 162), ("LEADER", 3), ("WON", 162), ("HAND_SIZES", 3),
     ("TRICK_NO", 1), ("POINTS", 3), ("RESULT", 3),
 ]
-OBS_OFFSETS: dict[str, int] = {}
-_pos = 0
+_fields = Fields()
 for _name, _size in _sizes:
-    OBS_OFFSETS[_name] = _pos
-    _pos += _size
-OBS_LEN = _pos
-OBS_SIZES = dict(_sizes)
+    _fields.take(_name, _size)
+OBS_OFFSETS = _fields.offsets
+OBS_LEN = _fields.size
+OBS_SIZES = _fields.widths
 
 OBS_HAND = OBS_OFFSETS["HAND"]
 OBS_DEALER = OBS_OFFSETS["DEALER"]

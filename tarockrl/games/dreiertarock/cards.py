@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarockrl.engine.cardcodes import CardCodes
 from tarockrl.engine.pack54 import (
     ALL,
     CARD_VALUES,
@@ -24,8 +25,9 @@ from tarockrl.engine.pack54 import (
     card_codes,
 )
 
-CARD_CODES: tuple[str, ...] = card_codes("SKS")
-CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+CODES = CardCodes(card_codes("SKS"), "Dreiertarock")
+CARD_CODES: tuple[str, ...] = CODES.codes
+CODE_TO_CARD: dict[str, int] = CODES.index
 
 PAGAT = 0
 UHU = 1
@@ -45,25 +47,11 @@ OTHER_TAROCKS = np.int64(TAROCKS & ~T1_MASK)  # every tarock except the Pagat
 __all__ = [
     "ALL", "CARD_VALUES", "CLUBS", "DIAMONDS", "HEARTS", "KINGS", "NUM_CARDS", "SPADES", "SUIT_MASK_OF_CARD",
     "TAROCKS", "TRULL", "CARD_CODES", "CODE_TO_CARD", "PAGAT", "UHU", "KAKADU", "MOND", "SKUES", "BIRD_CARDS",
-    "T1_MASK", "T21_MASK", "SKS_MASK", "NONTRULL_TAROCKS", "PLAIN", "PLAIN_NONKING", "OTHER_TAROCKS",
+    "T1_MASK", "T21_MASK", "SKS_MASK", "NONTRULL_TAROCKS", "PLAIN", "PLAIN_NONKING", "OTHER_TAROCKS", "CODES",
     "card_code", "parse_card", "mask_codes",
 ]
 
 
-def card_code(card: int) -> str:
-    """The spec's code of card index ``card`` (e.g. 21 -> ``"SKS"``)."""
-    return CARD_CODES[int(card)]
-
-
-def parse_card(code: str) -> int:
-    """The card index of a code such as ``"HK"``; raises ``ValueError`` naming an unknown code."""
-    try:
-        return CODE_TO_CARD[str(code).strip().upper()]
-    except KeyError:
-        raise ValueError(f"unknown Dreiertarock card code {code!r}; codes are {', '.join(CARD_CODES)}") from None
-
-
-def mask_codes(mask: int) -> list[str]:
-    """Codes of the cards in ``mask``, in index order."""
-    mask = int(mask)
-    return [CARD_CODES[i] for i in range(NUM_CARDS) if (mask >> i) & 1]
+card_code = CODES.code
+parse_card = CODES.parse
+mask_codes = CODES.mask_codes

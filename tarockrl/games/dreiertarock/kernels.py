@@ -770,18 +770,18 @@ def talon_unassigned(state):
     return np.int64(0)
 
 
+# invariants: one named check per rule, each returning 0 or its code of the shared table (engine/invariants.py)
 @njit(**KERNEL)
-def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise the code of the first broken invariant.
+def check_layout(state, opts):
+    """LAYOUT: the row carries this game's layout tag and a known phase."""
+    if state[MAGIC] != LAYOUT_MAGIC or state[PHASE] < AUCTION or state[PHASE] > TERMINAL:
+        return INV.LAYOUT
+    return 0
 
-    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
-    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, NO_SEAT_TO_ACT, LAYOUT, AUCTION, VOIDS.
-    """
-    if state[MAGIC] != LAYOUT_MAGIC:
-        return INV.LAYOUT
-    phase = state[PHASE]
-    if phase < AUCTION or phase > TERMINAL:
-        return INV.LAYOUT
+
+@njit(**KERNEL)
+def check_cards(state, opts):
+    """CARDS: every one of the 54 cards lies in exactly one place (hands, piles, talon, discards, trick)."""
     seen = np.int64(0)
     total = np.int64(0)
     for s in range(3):
@@ -791,23 +791,36 @@ def check_invariants(state, opts):
     for m in others:
         seen |= m
         total += popcount(m)
-    if seen != ALL or total != 54:
-        return INV.CARDS
+    return INV.CARDS if seen != ALL or total != 54 else 0
+
+
+@njit(**KERNEL)
+def check_legal_set(state, opts):
+    """LEGAL_SET: the legal set is empty exactly at the end of the deal."""
     offset, mask = legal_set(state, opts)
-    terminal = phase == TERMINAL
-    if terminal == (mask != 0):
-        return INV.LEGAL_SET
-    if state[HIST_LEN] > MAX_EPISODE_LENGTH:
-        return INV.TOO_MANY_ACTIONS
-    if terminal:
-        if state[CUR] != -1:
-            return INV.NO_SEAT_TO_ACT
-    elif state[CUR] < 0 or state[CUR] > 2:
-        return INV.NO_SEAT_TO_ACT
-    plays = 0
+    return INV.LEGAL_SET if (state[PHASE] == TERMINAL) == (mask != 0) else 0
+
+
+@njit(**KERNEL)
+def check_history_length(state, opts):
+    """TOO_MANY_ACTIONS: the history is within the episode bound."""
+    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > MAX_EPISODE_LENGTH else 0
+
+
+@njit(**KERNEL)
+def check_seat_to_act(state, opts):
+    """NO_SEAT_TO_ACT: a seat is to act exactly while the deal runs."""
+    if state[PHASE] == TERMINAL:
+        return INV.NO_SEAT_TO_ACT if state[CUR] != -1 else 0
+    return INV.NO_SEAT_TO_ACT if state[CUR] < 0 or state[CUR] > 2 else 0
+
+
+@njit(**KERNEL)
+def check_counts(state, opts):
+    """COUNTS: one card played per seat and finished trick (plus the current trick), and hand sizes to match."""
+    phase = state[PHASE]
     for s in range(3):
         n = popcount(state[PLAYED_BY + s])
-        plays += n
         expected = state[TRICK_NO]
         if phase == PLAY and (s - state[LEADER]) % 3 < state[TRICK_N]:
             expected += 1
@@ -818,39 +831,81 @@ def check_invariants(state, opts):
             size += 3 - state[N_DISCARDS]
         if popcount(state[HAND + s]) != size:
             return INV.COUNTS
+    return 0
+
+
+@njit(**KERNEL)
+def check_voids(state, opts):
+    """VOIDS: no hand holds a card of a suit its seat has shown to lack."""
     for s in range(3):
         if (state[HAND + s] & state[VOIDS + s]) != 0:
             return INV.VOIDS
-    if phase == AUCTION:
-        if state[CUR] == state[HOLDER] or ((state[PASSED] >> state[CUR]) & 1) != 0:
-            return INV.AUCTION
-        if state[LEVEL] >= SOLO_VALAT:
-            return INV.AUCTION
-    if terminal:
-        r = state[RESULT] + state[RESULT + 1] + state[RESULT + 2]
-        if r != 0:
-            return INV.SETTLEMENT
-        hl = state[HIST_LEN]
-        if state[VOID] != 0:
-            return 0 if hl == 0 else INV.FINAL_SHAPE
-        if state[THROWN_IN] != 0:
-            return 0 if hl == 3 and state[RESULT] == 0 and state[RESULT + 1] == 0 else INV.FINAL_SHAPE
-        if state[TRISCHAKEN] != 0:
-            talon = state[PACKET] | state[PACKET + 1]
-            pts = state[POINTS] + state[POINTS + 1] + state[POINTS + 2]
-            if 3 * pts + thirds(talon) != 210:
-                return INV.POINTS
-            if hl != 51 or plays != 48:
-                return INV.FINAL_SHAPE
-            return 0
-        d = state[DECLARER]
-        left = state[HAND] | state[HAND + 1] | state[HAND + 2]
-        if 3 * (state[POINTS + d] + state[POINTS + (d + 1) % 3]) + thirds(left) != 210:
-            return INV.POINTS
-        if plays != 48:
-            if not (state[CONTRACT] == SOLO_VALAT and plays % 3 == 0 and state[DECL_TRICKS] * 3 + 3 == plays):
-                return INV.FINAL_SHAPE
     return 0
+
+
+@njit(**KERNEL)
+def check_auction(state, opts):
+    """AUCTION: in the auction, the seat to act is neither the holder nor out, and the level is a bid."""
+    if state[PHASE] != AUCTION:
+        return 0
+    if state[CUR] == state[HOLDER] or ((state[PASSED] >> state[CUR]) & 1) != 0:
+        return INV.AUCTION
+    return INV.AUCTION if state[LEVEL] >= SOLO_VALAT else 0
+
+
+@njit(**KERNEL)
+def check_final_accounts(state, opts):
+    """SETTLEMENT, POINTS, FINAL_SHAPE at the end: zero-sum, all card points counted, a deal of a possible length."""
+    if state[PHASE] != TERMINAL:
+        return 0
+    if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] != 0:
+        return INV.SETTLEMENT
+    hl = state[HIST_LEN]
+    if state[VOID] != 0:
+        return 0 if hl == 0 else INV.FINAL_SHAPE
+    if state[THROWN_IN] != 0:
+        return 0 if hl == 3 and state[RESULT] == 0 and state[RESULT + 1] == 0 else INV.FINAL_SHAPE
+    plays = popcount(state[PLAYED_BY]) + popcount(state[PLAYED_BY + 1]) + popcount(state[PLAYED_BY + 2])
+    if state[TRISCHAKEN] != 0:
+        talon = state[PACKET] | state[PACKET + 1]
+        pts = state[POINTS] + state[POINTS + 1] + state[POINTS + 2]
+        if 3 * pts + thirds(talon) != 210:
+            return INV.POINTS
+        return INV.FINAL_SHAPE if hl != 51 or plays != 48 else 0
+    d = state[DECLARER]
+    left = state[HAND] | state[HAND + 1] | state[HAND + 2]
+    if 3 * (state[POINTS + d] + state[POINTS + (d + 1) % 3]) + thirds(left) != 210:
+        return INV.POINTS
+    if plays != 48:
+        if not (state[CONTRACT] == SOLO_VALAT and plays % 3 == 0 and state[DECL_TRICKS] * 3 + 3 == plays):
+            return INV.FINAL_SHAPE
+    return 0
+
+
+@njit(**KERNEL)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
+
+    Runs the named checks above in order (codes of the shared table :mod:`tarockrl.engine.invariants`).
+    """
+    code = check_layout(state, opts)
+    if code == 0:
+        code = check_cards(state, opts)
+    if code == 0:
+        code = check_legal_set(state, opts)
+    if code == 0:
+        code = check_history_length(state, opts)
+    if code == 0:
+        code = check_seat_to_act(state, opts)
+    if code == 0:
+        code = check_counts(state, opts)
+    if code == 0:
+        code = check_voids(state, opts)
+    if code == 0:
+        code = check_auction(state, opts)
+    if code == 0:
+        code = check_final_accounts(state, opts)
+    return code
 
 
 # ---------------------------------------------------------------------------------------------------------

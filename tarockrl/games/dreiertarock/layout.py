@@ -9,6 +9,8 @@ bounds by 105 actions (docs/rules/dreiertarock.md §9.3); everything else takes 
 
 from __future__ import annotations
 
+from tarockrl.engine.layout import Fields
+
 # ---- phases ---------------------------------------------------------------------------------------------
 AUCTION, TALON, DISCARD, ANNOUNCE, PLAY, TERMINAL = range(6)
 PHASE_NAMES = ("auction", "talon", "discard", "announce", "play", "terminal")
@@ -51,13 +53,8 @@ WIN_THIRDS = 107  # the declarer wins with at least 107 thirds (36 points)
 OK, ILLEGAL, GAME_OVER = 0, 1, 2
 
 # ---- slots -------------------------------------------------------------------------------------------------
-_slots: dict[str, int] = {}
-
-
-def _take(name: str, width: int = 1) -> int:
-    start = sum(_slots.values())
-    _slots[name] = width
-    return start
+_slots = Fields()
+_take = _slots.take
 
 
 MAGIC = _take("magic")  # layout tag, checked when decoding bytes
@@ -107,8 +104,8 @@ POINTS = _take("points", 3)  # at the end: card points of each seat's side (own 
 RESULT = _take("result", 3)  # settlement
 HIST_LEN = _take("hist_len")
 HIST = _take("hist", MAX_EPISODE_LENGTH)
-STATE_LEN = sum(_slots.values())
-SLOT_WIDTHS = dict(_slots)
+STATE_LEN = _slots.size
+SLOT_WIDTHS = _slots.widths
 LAYOUT_MAGIC = 0x44544152_0002  # "DTAR" + layout version
 
 del _take

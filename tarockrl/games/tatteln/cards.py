@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarockrl.engine.cardcodes import CardCodes
+
 SUIT_LETTERS = "HDCS"
 SUIT_NAMES = ("hearts", "diamonds", "clubs", "spades")
 RANK_LETTERS = ("789JQKTA", "6789JQKTA")  # by pack index, in plain-rank order r = 0, 1, ...
@@ -110,8 +112,15 @@ def card_codes(deck_size: int = 32) -> tuple[str, ...]:
 
 CARD_CODES_32 = card_codes(32)
 CARD_CODES_36 = card_codes(36)
-CODE_TO_CARD_32 = {c: i for i, c in enumerate(CARD_CODES_32)}
-CODE_TO_CARD_36 = {c: i for i, c in enumerate(CARD_CODES_36)}
+CODES_32 = CardCodes(CARD_CODES_32, "Tatteln (32-card pack)")
+CODES_36 = CardCodes(CARD_CODES_36, "Tatteln (36-card pack)")
+CODE_TO_CARD_32 = CODES_32.index
+CODE_TO_CARD_36 = CODES_36.index
+
+
+def pack_codes(deck_size: int) -> CardCodes:
+    """The :class:`~tarockrl.engine.cardcodes.CardCodes` of the 32- or 36-card pack."""
+    return CODES_32 if pack_index(deck_size) == 0 else CODES_36
 
 
 def codes_of(deck_size: int) -> tuple[tuple[str, ...], dict[str, int]]:
@@ -128,27 +137,14 @@ def card_code(card: int, deck_size: int = 32) -> str:
 
 def parse_card(code: str, deck_size: int = 32) -> int:
     """The index of a card code such as ``"HT"``; raises ``ValueError`` naming an unknown code."""
-    codes, lookup = codes_of(deck_size)
-    try:
-        return lookup[str(code).strip().upper()]
-    except KeyError:
-        raise ValueError(
-            f"unknown Tatteln card code {code!r} for the {deck_size}-card pack; codes are {', '.join(codes)}"
-        ) from None
+    return pack_codes(deck_size).parse(code)
 
 
 def mask_codes(mask: int, deck_size: int = 32) -> list[str]:
     """Codes of the cards in ``mask``, in index order."""
-    mask = int(mask)
-    codes = codes_of(deck_size)[0]
-    return [codes[i] for i in range(len(codes)) if (mask >> i) & 1]
+    return pack_codes(deck_size).mask_codes(mask)
 
 
 def codes_mask(codes, deck_size: int = 32) -> int:
     """The mask of a list (or space-separated string) of card codes."""
-    if isinstance(codes, str):
-        codes = codes.split()
-    m = 0
-    for c in codes:
-        m |= 1 << parse_card(c, deck_size)
-    return m
+    return pack_codes(deck_size).mask_of(codes)

@@ -644,15 +644,12 @@ def returns(state, out):
 # ---------------------------------------------------------------------------------------------------------------
 # invariants
 # ---------------------------------------------------------------------------------------------------------------
+# invariants: one named check per rule, each returning 0 or its code of the shared table (engine/invariants.py).
+# No arrays in these kernels: the generated sweep driver calls them with numba's reference counting off.
 @njit(cache=True)
-def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise the code of the first broken invariant.
-
-    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
-    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, LAYOUT, REVEALED, FINAL_TRICKS, STOCK.
-    """
+def check_layout(state, opts):
+    """LAYOUT: the layout tag, phase, dealer, counters, seats and card codes are in range."""
     n = opts[O_DECK]
-    k = n // 2
     sl = n - 2 * opts[O_HAND]
     if state[MAGIC] != LAYOUT_MAGIC:
         return INV.LAYOUT
@@ -661,10 +658,9 @@ def check_invariants(state, opts):
         return INV.LAYOUT
     tricks = state[TRICKS]
     pos = state[STOCK_POS]
-    if tricks < 0 or tricks > k or pos < 0 or pos > sl or pos % 2 != 0:
+    if tricks < 0 or tricks > n // 2 or pos < 0 or pos > sl or pos % 2 != 0:
         return INV.LAYOUT
-    terminal = phase == TERMINAL
-    if not terminal:
+    if phase != TERMINAL:
         if state[CUR] < 0 or state[CUR] > 1 or state[LEADER] < 0 or state[LEADER] > 1:
             return INV.LAYOUT
         if state[LED] < -1 or state[LED] >= n:
@@ -672,8 +668,13 @@ def check_invariants(state, opts):
     for i in range(n):
         if deck_card(state, i) >= n:
             return INV.LAYOUT
-    # 1: every card in exactly one place
-    # (no array here: the generated sweep driver calls this kernel with numba's reference counting off)
+    return 0
+
+
+@njit(cache=True)
+def check_cards(state, opts):
+    """CARDS: every card in exactly one place (hands, stock, piles, the led card), played cards in the piles."""
+    n = opts[O_DECK]
     led = (ONE << state[LED]) if state[LED] >= 0 else np.int64(0)
     seen = np.int64(0)
     for i in range(6):
@@ -698,16 +699,35 @@ def check_invariants(state, opts):
         state[WON] | state[WON + 1] | led
     ):
         return INV.CARDS
-    # 2: legal set
+    return 0
+
+
+@njit(cache=True)
+def check_legal_set(state, opts):
+    """LEGAL_SET: legal cards exist exactly while the deal runs."""
+    terminal = state[PHASE] == TERMINAL
     m = legal_set(state, opts)
     if terminal == (m != 0):
         return INV.LEGAL_SET
-    if not terminal and (m & ALL_CARDS[1 if n == 36 else 0]) == 0:
+    if not terminal and (m & ALL_CARDS[1 if opts[O_DECK] == 36 else 0]) == 0:
         return INV.LEGAL_SET
-    # 3: history
-    if state[HIST_LEN] > hist_capacity(opts) or state[HIST_LEN] < 0:
-        return INV.TOO_MANY_ACTIONS
-    # 4: hand sizes
+    return 0
+
+
+@njit(cache=True)
+def check_history_length(state, opts):
+    """TOO_MANY_ACTIONS: the history length is within its capacity."""
+    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > hist_capacity(opts) or state[HIST_LEN] < 0 else 0
+
+
+@njit(cache=True)
+def check_counts(state, opts):
+    """COUNTS and STOCK: piles, stock position and hand sizes agree with the number of tricks."""
+    n = opts[O_DECK]
+    sl = n - 2 * opts[O_HAND]
+    terminal = state[PHASE] == TERMINAL
+    tricks = state[TRICKS]
+    pos = state[STOCK_POS]
     won = popcount(state[WON] | state[WON + 1])
     if won != 2 * tricks:
         return INV.COUNTS
@@ -716,48 +736,85 @@ def check_invariants(state, opts):
     in_hands = n - won - (sl - pos)
     if in_hands % 2 != 0:
         return INV.COUNTS
-    base = in_hands // 2
     for seat in range(2):
-        expect = base
-        if not terminal and state[LED] >= 0 and seat == state[LEADER]:
-            expect -= 1
-        if popcount(state[HAND + seat]) != expect:
+        leading = (not terminal) and state[LED] >= 0 and seat == state[LEADER]
+        if popcount(state[HAND + seat]) != in_hands // 2 - (1 if leading else 0):
             return INV.COUNTS
-        if popcount(state[PLAYED + seat]) != tricks + (1 if (not terminal and state[LED] >= 0 and seat == state[
-                LEADER]) else 0):
+        if popcount(state[PLAYED + seat]) != tricks + (1 if leading else 0):
             return INV.COUNTS
-    # 10: phase
-    if not terminal:
-        if (phase == FINAL_PHASE) != (pos == sl):
+    return 0
+
+
+@njit(cache=True)
+def check_phase(state, opts):
+    """STOCK and FINAL_SHAPE: the final phase starts exactly when the stock is gone; a finished deal has all tricks."""
+    n = opts[O_DECK]
+    sl = n - 2 * opts[O_HAND]
+    if state[PHASE] != TERMINAL:
+        if (state[PHASE] == FINAL_PHASE) != (state[STOCK_POS] == sl):
             return INV.STOCK
-        if tricks >= k:
-            return INV.STOCK
-    elif tricks != k:
-        return INV.FINAL_SHAPE
-    # 8: revealed
+        return INV.STOCK if state[TRICKS] >= n // 2 else 0
+    return INV.FINAL_SHAPE if state[TRICKS] != n // 2 else 0
+
+
+@njit(cache=True)
+def check_melds(state, opts):
+    """REVEALED and POINTS: shown cards are still in their owner's hand; meld points are not negative."""
     for seat in range(2):
         if (state[REVEALED + seat] & ~state[HAND + seat]) != 0:
             return INV.REVEALED
         if state[MELD + seat] < 0:
             return INV.POINTS
-    # 9: final tricks
-    if state[FINAL_WON] + state[FINAL_WON + 1] != max(0, tricks - sl // 2):
-        return INV.FINAL_TRICKS
-    # 5, 6, 7: results
-    if terminal:
-        if state[RESULT] + state[RESULT + 1] != 0:
-            return INV.SETTLEMENT
-        total = card_points(ALL_CARDS[1 if n == 36 else 0], state[TRUMP], opts)
-        if pile_points(state, 0, opts) + pile_points(state, 1, opts) != total + LAST_TRICK_BONUS:
-            return INV.POINTS
-        if popcount(state[PLAYED]) + popcount(state[PLAYED + 1]) != n:
-            return INV.FINAL_SHAPE
-        if state[HIST_LEN] < n:
-            return INV.FINAL_SHAPE
-    else:
-        if state[RESULT] != 0 or state[RESULT + 1] != 0:
-            return INV.SETTLEMENT
     return 0
+
+
+@njit(cache=True)
+def check_final_tricks(state, opts):
+    """FINAL_TRICKS: the tricks won in the final phase add up to the tricks played after the stock."""
+    sl = opts[O_DECK] - 2 * opts[O_HAND]
+    return INV.FINAL_TRICKS if state[FINAL_WON] + state[FINAL_WON + 1] != max(0, state[TRICKS] - sl // 2) else 0
+
+
+@njit(cache=True)
+def check_results(state, opts):
+    """SETTLEMENT, POINTS, FINAL_SHAPE: no result before the end; at the end zero-sum, all points counted."""
+    n = opts[O_DECK]
+    if state[PHASE] != TERMINAL:
+        return INV.SETTLEMENT if state[RESULT] != 0 or state[RESULT + 1] != 0 else 0
+    if state[RESULT] + state[RESULT + 1] != 0:
+        return INV.SETTLEMENT
+    total = card_points(ALL_CARDS[1 if n == 36 else 0], state[TRUMP], opts)
+    if pile_points(state, 0, opts) + pile_points(state, 1, opts) != total + LAST_TRICK_BONUS:
+        return INV.POINTS
+    if popcount(state[PLAYED]) + popcount(state[PLAYED + 1]) != n:
+        return INV.FINAL_SHAPE
+    return INV.FINAL_SHAPE if state[HIST_LEN] < n else 0
+
+
+@njit(cache=True)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
+
+    Runs the named checks above in order (codes of the shared table :mod:`tarockrl.engine.invariants`).
+    """
+    code = check_layout(state, opts)
+    if code == 0:
+        code = check_cards(state, opts)
+    if code == 0:
+        code = check_legal_set(state, opts)
+    if code == 0:
+        code = check_history_length(state, opts)
+    if code == 0:
+        code = check_counts(state, opts)
+    if code == 0:
+        code = check_phase(state, opts)
+    if code == 0:
+        code = check_melds(state, opts)
+    if code == 0:
+        code = check_final_tricks(state, opts)
+    if code == 0:
+        code = check_results(state, opts)
+    return code
 
 
 # ---------------------------------------------------------------------------------------------------------------

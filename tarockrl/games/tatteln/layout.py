@@ -13,6 +13,8 @@ card (the turn-up, or the trump seven after a ROB); under ``no_trump`` it is ``d
 
 from __future__ import annotations
 
+from tarockrl.engine.layout import Fields
+
 # ---- phases ---------------------------------------------------------------------------------------------------
 STOCK_PHASE, FINAL_PHASE, TERMINAL = 0, 1, 2
 PHASE_NAMES = ("stock", "final", "terminal")
@@ -46,13 +48,8 @@ def a_rob(deck_size: int) -> int:
 F_ROB, F_SEQ, F_SET = 1, 2, 4
 
 # ---- slots ----------------------------------------------------------------------------------------------------
-_slots: dict[str, int] = {}
-
-
-def _take(name: str, width: int = 1) -> int:
-    start = sum(_slots.values())
-    _slots[name] = width
-    return start
+_slots = Fields()
+_take = _slots.take
 
 
 MAGIC = _take("magic")  # layout tag, checked when decoding bytes
@@ -83,7 +80,7 @@ ANN_PTS = _take("ann_pts")  # points each seat scored in the last announcement (
 RESULT = _take("result", 2)  # settlement at the end
 HIST_LEN = _take("hist_len")
 HIST = _take("hist", 0)  # the history: 3N - 7 slots follow (89 with 32 cards, 101 with 36)
-SLOT_WIDTHS = dict(_slots)
+SLOT_WIDTHS = _slots.widths
 LAYOUT_MAGIC = 0x54415454_0001  # "TATT" + layout version
 
 # EVENTS fields

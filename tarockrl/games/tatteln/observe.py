@@ -58,6 +58,7 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index
+from tarockrl.engine.layout import Fields
 from tarockrl.games.tatteln.kernels import (
     bottom_drawer,
     deal_points,
@@ -128,18 +129,22 @@ def obs_sizes(deck_size: int = 32, max_window_length: int = 5) -> dict[str, int]
     return sizes
 
 
+def obs_fields(deck_size: int = 32, max_window_length: int = 5) -> Fields:
+    """The blocks of the observation, in order, for a pack and a window length."""
+    fields = Fields()
+    for name, size in obs_sizes(deck_size, max_window_length).items():
+        fields.take(name, size)
+    return fields
+
+
 def obs_offsets(deck_size: int = 32, max_window_length: int = 5) -> dict[str, int]:
     """Offset of every block."""
-    out, pos = {}, 0
-    for name, size in obs_sizes(deck_size, max_window_length).items():
-        out[name] = pos
-        pos += size
-    return out
+    return obs_fields(deck_size, max_window_length).offsets
 
 
 def obs_len(deck_size: int = 32, max_window_length: int = 5) -> int:
     """Length of the observation vector."""
-    return sum(obs_sizes(deck_size, max_window_length).values())
+    return obs_fields(deck_size, max_window_length).size
 
 
 OBS_OFF = np.zeros((8, len(BLOCKS)), dtype=np.int64)

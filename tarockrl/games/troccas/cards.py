@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from tarockrl.engine.cardcodes import CardCodes
+
 NUM_CARDS = 78
 SPLIT = 22  # cards below SPLIT live in the trump word, the others in the suit word
 NUM_SUITS = 4
@@ -31,9 +33,8 @@ CARD_CODES: tuple[str, ...] = tuple(
     + [f"b{r}" for r in _LONG_RANKS]
     + [f"s{r}" for r in _LONG_RANKS]
 )
-CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
-_UPPER_TO_CARD: dict[str, int] = {code.upper(): i for i, code in enumerate(CARD_CODES)}
-assert len(_UPPER_TO_CARD) == NUM_CARDS  # codes stay unambiguous without case
+CODES = CardCodes(CARD_CODES, "Troccas")  # raises if two codes differ only in case
+CODE_TO_CARD: dict[str, int] = CODES.index
 
 CARD_T1 = 0
 CARD_T21 = 20
@@ -98,20 +99,8 @@ for _c in range(NUM_CARDS):
 SUIT_OF_CARD.setflags(write=False)
 
 
-def card_code(card: int) -> str:
-    """The spec's code of card index ``card`` (e.g. 21 -> ``"FOOL"``, 35 -> ``"cK"``)."""
-    return CARD_CODES[int(card)]
-
-
-def parse_card(code: str) -> int:
-    """Card index of a code such as ``"cK"`` (case-insensitive); ``ValueError`` naming an unknown code."""
-    if isinstance(code, str):
-        key = code.strip()
-        if key in CODE_TO_CARD:
-            return CODE_TO_CARD[key]
-        if key.upper() in _UPPER_TO_CARD:
-            return _UPPER_TO_CARD[key.upper()]
-    raise ValueError(f"unknown Troccas card code {code!r}; codes are {', '.join(CARD_CODES)}")
+card_code = CODES.code
+parse_card = CODES.parse
 
 
 def card_set(tw: int, sw: int) -> list[int]:

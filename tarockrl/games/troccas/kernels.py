@@ -1041,13 +1041,10 @@ def _hand_size(state, s):
     return popcount(state[HAND_TW + s]) + popcount(state[HAND_SW + s])
 
 
+# invariants: one named check per rule, each returning 0 or its code of the shared table (engine/invariants.py)
 @njit(cache=True, _nrt=False)
-def check_invariants(state, opts):
-    """0 when the state is consistent, otherwise the code of the first broken invariant.
-
-    Codes of the shared table :mod:`tarockrl.engine.invariants` (``INV``): CARDS, LEGAL_SET, TOO_MANY_ACTIONS,
-    COUNTS, SETTLEMENT, POINTS, FINAL_SHAPE, NO_SEAT_TO_ACT, PLAYED, DEAL_ORDER.
-    """
+def check_seat_to_act(state, opts):
+    """NO_SEAT_TO_ACT: a known phase, redeals within the bound, and a seat to act exactly while the deal runs."""
     phase = state[PHASE]
     if phase < 0 or phase > TERMINAL or state[REDEAL_COUNT] > opts[O_MAX_REDEALS]:
         return INV.NO_SEAT_TO_ACT
@@ -1055,7 +1052,12 @@ def check_invariants(state, opts):
         return INV.NO_SEAT_TO_ACT
     if phase == TERMINAL and state[CUR] != -1:
         return INV.NO_SEAT_TO_ACT
-    # the order of the current attempt is a permutation
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def check_deal_order(state, opts):
+    """DEAL_ORDER: the card order of the current deal attempt is a permutation of the 78 cards."""
     ptw = ZERO
     psw = ZERO
     for i in range(78):
@@ -1066,13 +1068,16 @@ def check_invariants(state, opts):
             ptw |= ONE << c
         else:
             psw |= ONE << (c - SPLIT)
-    if ptw != TW_ALL or psw != SW_ALL:
-        return INV.DEAL_ORDER
-    # conservation of the 78 cards
+    return INV.DEAL_ORDER if ptw != TW_ALL or psw != SW_ALL else 0
+
+
+@njit(cache=True, _nrt=False)
+def check_cards(state, opts):
+    """CARDS: every one of the 78 cards lies in exactly one place (undealt, hands, piles, scart, trick)."""
     utw, usw = _undealt(state)
     seen_tw = utw
     seen_sw = usw
-    for slot in range(9):
+    for slot in range(8):
         if slot < 4:
             tw = state[HAND_TW + slot]
             sw = state[HAND_SW + slot]
@@ -1080,29 +1085,37 @@ def check_invariants(state, opts):
             tw = state[PILE_TW + slot - 4]
             sw = state[PILE_SW + slot - 4]
         elif slot == 6:
-            if phase == TERMINAL:
+            if state[PHASE] == TERMINAL:
                 continue  # the scart is inside a pile
             tw = state[SCART_TW]
             sw = state[SCART_SW]
-        elif slot == 7:
+        else:
             tw = state[TRICK_TW]
             sw = state[TRICK_SW]
-        else:
-            continue
         if (seen_tw & tw) != 0 or (seen_sw & sw) != 0:
             return INV.CARDS
         seen_tw |= tw
         seen_sw |= sw
-    if seen_tw != TW_ALL or seen_sw != SW_ALL:
-        return INV.CARDS
-    # legal set non-empty exactly while the episode runs
+    return INV.CARDS if seen_tw != TW_ALL or seen_sw != SW_ALL else 0
+
+
+@njit(cache=True, _nrt=False)
+def check_legal_set(state, opts):
+    """LEGAL_SET: the legal set is empty exactly at the end of the deal."""
     ltw, lsw, lex = legal_set(state, opts)
-    any_legal = (ltw | lsw | lex) != 0
-    if any_legal == (phase == TERMINAL):
-        return INV.LEGAL_SET
-    if state[HIST_LEN] > episode_bound(opts):
-        return INV.TOO_MANY_ACTIONS
-    # hand sizes
+    return INV.LEGAL_SET if ((ltw | lsw | lex) != 0) == (state[PHASE] == TERMINAL) else 0
+
+
+@njit(cache=True, _nrt=False)
+def check_history_length(state, opts):
+    """TOO_MANY_ACTIONS: the history is within the episode bound."""
+    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > episode_bound(opts) else 0
+
+
+@njit(cache=True, _nrt=False)
+def check_hand_sizes(state, opts):
+    """COUNTS: the hand sizes the phase implies (the dealing pattern, the scart, equal hands in the play)."""
+    phase = state[PHASE]
     d = state[DEALER]
     if phase == TALK or phase == VOTE:
         pat = state[PATTERN_SLOT]
@@ -1133,51 +1146,84 @@ def check_invariants(state, opts):
         for s in range(4):
             if _hand_size(state, s) != 0:
                 return INV.COUNTS
-    # played-card bookkeeping
-    if phase == PLAY or phase == BUOB or phase == TERMINAL:
-        btw = ZERO
-        bsw = ZERO
-        for s in range(4):
-            if (btw & state[PLAYED_BY_TW + s]) != 0 or (bsw & state[PLAYED_BY_SW + s]) != 0:
-                return INV.PLAYED
-            btw |= state[PLAYED_BY_TW + s]
-            bsw |= state[PLAYED_BY_SW + s]
-        if btw != state[PLAYED_TW] or bsw != state[PLAYED_SW]:
-            return INV.PLAYED
-        xtw = state[PILE_TW] | state[PILE_TW + 1] | state[TRICK_TW]
-        xsw = state[PILE_SW] | state[PILE_SW + 1] | state[TRICK_SW]
-        if phase == TERMINAL:
-            xtw = (xtw & ~state[SCART_TW])
-            xsw = (xsw & ~state[SCART_SW])
-        if xtw != state[PLAYED_TW] or xsw != state[PLAYED_SW]:
-            return INV.PLAYED
-        if state[TRICKS_WON] + state[TRICKS_WON + 1] != state[TRICK_NO]:
-            return INV.NO_SEAT_TO_ACT
-    if phase == PLAY or phase == BUOB:
-        for t in range(2):
-            n = popcount(state[PILE_TW + t]) + popcount(state[PILE_SW + t])
-            if n % 4 != 0:
-                return INV.FINAL_SHAPE
-    if phase == TERMINAL:
-        total = state[RESULT] + state[RESULT + 1] + state[RESULT + 2] + state[RESULT + 3]
-        if total != 0:
-            return INV.SETTLEMENT
-        for p in range(4):
-            if state[RESULT + p] != state[POINTS + p % 2] - 36:
-                return INV.SETTLEMENT
-        for t in range(2):
-            if state[POINTS + t] != pile_points(state[PILE_TW + t], state[PILE_SW + t]):
-                return INV.POINTS
-        if state[POINTS] + state[POINTS + 1] != 72:
-            return INV.POINTS
-        n0 = popcount(state[PILE_TW]) + popcount(state[PILE_SW])
-        n1 = popcount(state[PILE_TW + 1]) + popcount(state[PILE_SW + 1])
-        if n0 + n1 != 78 or n0 % 4 not in (0, 2) or n1 % 4 not in (0, 2):
-            return INV.FINAL_SHAPE
-        st = state[SCART_TEAM]
-        if (n0 % 4 == 2) != (st == 0):
-            return INV.FINAL_SHAPE
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def check_played_cards(state, opts):
+    """PLAYED (and NO_SEAT_TO_ACT, FINAL_SHAPE): played-card bookkeeping agrees with the piles, trick and tricks won."""
+    phase = state[PHASE]
+    if phase != PLAY and phase != BUOB and phase != TERMINAL:
+        return 0
+    btw = ZERO
+    bsw = ZERO
+    for s in range(4):
+        if (btw & state[PLAYED_BY_TW + s]) != 0 or (bsw & state[PLAYED_BY_SW + s]) != 0:
+            return INV.PLAYED
+        btw |= state[PLAYED_BY_TW + s]
+        bsw |= state[PLAYED_BY_SW + s]
+    if btw != state[PLAYED_TW] or bsw != state[PLAYED_SW]:
+        return INV.PLAYED
+    xtw = state[PILE_TW] | state[PILE_TW + 1] | state[TRICK_TW]
+    xsw = state[PILE_SW] | state[PILE_SW + 1] | state[TRICK_SW]
+    if phase == TERMINAL:
+        xtw = (xtw & ~state[SCART_TW])
+        xsw = (xsw & ~state[SCART_SW])
+    if xtw != state[PLAYED_TW] or xsw != state[PLAYED_SW]:
+        return INV.PLAYED
+    if state[TRICKS_WON] + state[TRICKS_WON + 1] != state[TRICK_NO]:
+        return INV.NO_SEAT_TO_ACT
+    if phase != TERMINAL:
+        for t in range(2):
+            if (popcount(state[PILE_TW + t]) + popcount(state[PILE_SW + t])) % 4 != 0:
+                return INV.FINAL_SHAPE
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def check_final_accounts(state, opts):
+    """SETTLEMENT, POINTS, FINAL_SHAPE at the end: zero-sum results from the piles' 72 points, whole tricks."""
+    if state[PHASE] != TERMINAL:
+        return 0
+    if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] + state[RESULT + 3] != 0:
+        return INV.SETTLEMENT
+    for p in range(4):
+        if state[RESULT + p] != state[POINTS + p % 2] - 36:
+            return INV.SETTLEMENT
+    for t in range(2):
+        if state[POINTS + t] != pile_points(state[PILE_TW + t], state[PILE_SW + t]):
+            return INV.POINTS
+    if state[POINTS] + state[POINTS + 1] != 72:
+        return INV.POINTS
+    n0 = popcount(state[PILE_TW]) + popcount(state[PILE_SW])
+    n1 = popcount(state[PILE_TW + 1]) + popcount(state[PILE_SW + 1])
+    if n0 + n1 != 78 or n0 % 4 not in (0, 2) or n1 % 4 not in (0, 2):
+        return INV.FINAL_SHAPE
+    return INV.FINAL_SHAPE if (n0 % 4 == 2) != (state[SCART_TEAM] == 0) else 0
+
+
+@njit(cache=True, _nrt=False)
+def check_invariants(state, opts):
+    """0 when the state is consistent, otherwise the code of the first broken invariant.
+
+    Runs the named checks above in order (codes of the shared table :mod:`tarockrl.engine.invariants`).
+    """
+    code = check_seat_to_act(state, opts)
+    if code == 0:
+        code = check_deal_order(state, opts)
+    if code == 0:
+        code = check_cards(state, opts)
+    if code == 0:
+        code = check_legal_set(state, opts)
+    if code == 0:
+        code = check_history_length(state, opts)
+    if code == 0:
+        code = check_hand_sizes(state, opts)
+    if code == 0:
+        code = check_played_cards(state, opts)
+    if code == 0:
+        code = check_final_accounts(state, opts)
+    return code
 
 
 

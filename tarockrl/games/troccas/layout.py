@@ -15,6 +15,7 @@ The history slots come last so that copying a row's prefix up to ``HIST + hist_l
 
 from __future__ import annotations
 
+from tarockrl.engine.layout import Fields
 from tarockrl.games.troccas.rules import MAX_REDEALS_CAP
 
 # ---- phases ---------------------------------------------------------------------------------------------
@@ -77,13 +78,8 @@ HIST_CAP = 1 + MAX_REDEALS_CAP * 25 + 12 + 2 + 76 + 4 + 21
 MAX_EPISODE_LENGTH = HIST_CAP
 
 # ---- slots -------------------------------------------------------------------------------------------------
-_slots: dict[str, int] = {}
-
-
-def _take(name: str, width: int = 1) -> int:
-    start = sum(_slots.values())
-    _slots[name] = width
-    return start
+_slots = Fields()
+_take = _slots.take
 
 
 MAGIC = _take("magic")  # layout tag, checked when decoding bytes
@@ -151,8 +147,8 @@ HIST_LEN = _take("hist_len")
 ARCHIVE = _take("archive", MAX_ATTEMPTS * ARCHIVE_WORDS)  # card order of every attempt, packed
 PERM = _take("perm", 78)  # card order of the current attempt: seats d+1, d+2, d+3 (19 each), dealer (21)
 HIST = _take("hist", HIST_CAP)
-STATE_LEN = sum(_slots.values())
-SLOT_WIDTHS = dict(_slots)
+STATE_LEN = _slots.size
+SLOT_WIDTHS = _slots.widths
 LAYOUT_MAGIC = 0x54524F43_0001  # "TROC" + layout version
 
 del _take

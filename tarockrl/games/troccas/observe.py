@@ -66,6 +66,7 @@ from __future__ import annotations
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.layout import Fields
 from tarockrl.games.troccas.cards import SPLIT
 from tarockrl.games.troccas.layout import (
     BAL,
@@ -128,13 +129,12 @@ _sizes = [
     ("TRICK_NO", 1), ("KNOCKS", 84), ("BUOB", 12), ("SWAPS", 56), ("FOOL", 2), ("FOOL_PAID", 78), ("POINTS", 2),
     ("RESULT", 2),
 ]
-OBS_OFFSETS: dict[str, int] = {}
-_pos = 0
+_fields = Fields()
 for _name, _size in _sizes:
-    OBS_OFFSETS[_name] = _pos
-    _pos += _size
-OBS_LEN = _pos
-OBS_SIZES = dict(_sizes)
+    _fields.take(_name, _size)
+OBS_OFFSETS = _fields.offsets
+OBS_LEN = _fields.size
+OBS_SIZES = _fields.widths
 
 OBS_HAND = OBS_OFFSETS["HAND"]
 OBS_DEALER = OBS_OFFSETS["DEALER"]
