@@ -151,10 +151,10 @@ class Collector:
                         extra_like.setdefault(k, extras[k][:0])
                     extras[k][sel] = v
             policy_time += time.perf_counter() - t1
-            chunks["obs"].append(obs.copy())
-            chunks["masks"].append(masks.copy())
+            chunks["obs"].append(obs)  # fancy indexing made these copies already
+            chunks["masks"].append(masks)
             chunks["actions"].append(acts)
-            chunks["players"].append(who.copy())
+            chunks["players"].append(who)
             chunks["rows"].append(live)
             chunks["steps"].append(np.full(live.size, t, dtype=np.int64))
             chunks["learner"].append(is_learner)

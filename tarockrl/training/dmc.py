@@ -68,10 +68,11 @@ class DMC:
         returns train the values, and a cross-entropy loss over the legal actions trains the imitation head.
         """
         imitate = rollout.extras.get("imitate", np.zeros(len(rollout), dtype=bool)).astype(bool)
-        keep = np.flatnonzero(rollout.learner | imitate) if self.imitation else np.flatnonzero(rollout.learner)
-        obs, actions = rollout.obs[keep], rollout.actions[keep]
-        targets = rollout.targets(scale)[keep]
-        imitate, masks = imitate[keep], rollout.masks[keep]
+        use = rollout.learner | imitate if self.imitation else rollout.learner
+        keep = np.flatnonzero(use)
+        obs, masks = (rollout.obs, rollout.masks) if keep.size == len(rollout) else (rollout.obs[keep],
+                                                                                       rollout.masks[keep])
+        actions, targets, imitate = rollout.actions[keep], rollout.targets(scale)[keep], imitate[keep]
         losses, ce_losses = [], []
         self.net.train()
         for _ in range(self.cfg.dmc.epochs):

@@ -167,6 +167,22 @@ def test_resume_after_sigkill(tmp_path):
         torch.testing.assert_close(a["model"][k], b["model"][k], rtol=0, atol=0)
 
 
+def test_export_for_inference_plays_the_same(tmp_path):
+    from tarockrl.training.export import main as export_main
+
+    train(tiny("tatteln", "dmc"), tmp_path / "run", progress=False, max_iterations=1)
+    src, dst = tmp_path / "run/checkpoints/last.pt", tmp_path / "agent.pt"
+    assert export_main([str(src), str(dst)]) == 0
+    payload = load_checkpoint(dst)
+    assert "optimizer" not in payload and "rng" not in payload and payload["counters"]["iteration"] == 1
+    assert dst.stat().st_size < src.stat().st_size
+    a, b = make_agent(f"ckpt:{src}", "tatteln"), make_agent(f"ckpt:{dst}", "tatteln")
+    state = tarockrl.make_game("tatteln").new_initial_state(seed=2)
+    while not state.is_terminal():
+        assert a.step(state) == b.step(state)
+        state.apply_action(a.step(state))
+
+
 def test_resume_rejects_model_changes(tmp_path):
     train(tiny("tatteln", "dmc"), tmp_path / "run", progress=False, max_iterations=1)
     with pytest.raises(BadConfigError, match="cannot change 'network'"):
