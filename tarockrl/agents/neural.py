@@ -107,5 +107,5 @@ def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = Fal
         shipped = sorted(p.stem for p in PRETRAINED_DIR.glob("*.pt")) if PRETRAINED_DIR.is_dir() else []
         raise BadAgentSpecError(f"no pretrained agent for {game.name!r} in this version (shipped: "
                                 f"{', '.join(shipped) or 'none'}); train one with "
-                                f"'tarockrl train --config configs/{game.name}_dmc.yaml'")
+                                f"'tarockrl train --config configs/{game.name}_pretrained.yaml'")
     return load_neural_agent(path, game, seed=seed, sample=sample)
