@@ -68,7 +68,9 @@ def test_overrides_and_files(tmp_path):
 def test_every_shipped_config_validates():
     files = sorted((ROOT / "configs").glob("*_dmc*.yaml")) + sorted((ROOT / "configs").glob("*_ppo*.yaml"))
     assert len(files) == 16
-    for f in files:
+    pretrained = sorted((ROOT / "configs").glob("*_pretrained.yaml"))
+    assert [f.stem for f in pretrained] == [f"{g}_pretrained" for g in sorted(tarockrl.list_games())]
+    for f in files + pretrained:
         load_config(f)
 
 
