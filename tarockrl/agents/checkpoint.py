@@ -30,6 +30,8 @@ __all__ = [
     "check_game",
     "list_checkpoints",
     "latest_checkpoint",
+    "export_for_inference",
+    "INFERENCE_KEYS",
 ]
 
 FORMAT = "tarockrl-checkpoint"
@@ -122,3 +124,16 @@ def latest_checkpoint(folder: str | Path) -> Path | None:
             continue
         return p
     return None
+
+
+INFERENCE_KEYS = ("format", "version", "game", "game_options", "layout", "algo", "network", "model", "counters",
+                  "config")
+"""What an inference-only checkpoint keeps (:func:`export_for_inference`)."""
+
+
+def export_for_inference(src: str | Path, dst: str | Path) -> Path:
+    """Write the acting part of a training checkpoint to ``dst`` (atomically): the weights of the acting network,
+    its spec, the game, options and layout, the counters and the config; no optimizer, generator states or opponent
+    pool. ``make_agent("ckpt:DST", game)`` plays exactly like ``ckpt:SRC``; it cannot be resumed from."""
+    payload = load_checkpoint(src)
+    return save_atomic({k: payload[k] for k in INFERENCE_KEYS if k in payload}, dst)

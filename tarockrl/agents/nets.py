@@ -6,6 +6,8 @@ of the flat action layout, so one forward pass scores every legal action of a ba
 * :class:`QNet` (Deep Monte Carlo): ``Q(s, a)`` for every ``a``, the expected settlement of the seat to move after
   taking ``a`` and playing on (scaled by the run's reward scale). Scoring an action by its output unit is the same
   as feeding a one-hot action encoding to a ``Q(s, a)`` net, only ``num_actions`` times cheaper.
+* :class:`QImitationNet` (Deep Monte Carlo with imitation): ``Q(s, a)`` plus an imitation head trained on a fixed
+  agent's choices; greedy acting maximises Q over the actions the imitation head finds plausible.
 * :class:`PolicyValueNet` (PPO): action logits and a state value.
 * :class:`CriticNet`: a value from a wider input (the perfect-information critic sees every seat's observation
   during training; acting never uses it).
@@ -21,7 +23,8 @@ from typing import Any
 import torch
 from torch import nn
 
-__all__ = ["QNet", "PolicyValueNet", "CriticNet", "build_network", "mlp", "masked_logits"]
+__all__ = ["QNet", "QImitationNet", "PolicyValueNet", "CriticNet", "build_network", "mlp", "masked_logits",
+           "support_scores"]
 
 
 def mlp(in_size: int, hidden: list[int] | tuple[int, ...], out_size: int, layer_norm: bool = True) -> nn.Sequential:
@@ -59,6 +62,55 @@ class QNet(nn.Module):
     def action_scores(self, obs: torch.Tensor) -> torch.Tensor:
         """The scores greedy acting maximises (the Q values)."""
         return self.forward(obs)
+
+
+class QImitationNet(nn.Module):
+    """``Q(s, ·)`` and an imitation head over a shared trunk; greedy acting is restricted to plausible actions.
+
+    The imitation head is trained (cross-entropy) on the choices of a fixed agent, the rule-based player; greedy
+    acting takes the best-valued legal action among those whose imitation probability is at least ``threshold``
+    times that of the most probable legal action (discrete batch-constrained Q-learning, Fujimoto et al. 2019): the
+    values only choose between actions the imitated player makes plausible, where they are estimated from data, and
+    never pick an action whose value is an untested extrapolation.
+    """
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: list[int] | tuple[int, ...] = (512, 512),
+                 threshold: float = 0.3) -> None:
+        """Trunk of ``hidden`` widths, heads for ``num_actions`` values and ``num_actions`` imitation logits."""
+        super().__init__()
+        self.spec = {"kind": "q_imitation", "obs_size": obs_size, "num_actions": num_actions, "hidden": list(hidden),
+                     "threshold": float(threshold)}
+        self.threshold = float(threshold)
+        self.trunk = mlp(obs_size, hidden[:-1], hidden[-1]) if len(hidden) > 1 else nn.Linear(obs_size, hidden[0])
+        self.act = nn.ReLU()
+        self.q = nn.Linear(hidden[-1], num_actions)
+        self.imitation = nn.Linear(hidden[-1], num_actions)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(values[n, num_actions], imitation_logits[n, num_actions])``."""
+        h = self.act(self.trunk(obs))
+        return self.q(h), self.imitation(h)
+
+    def action_scores(self, obs: torch.Tensor) -> torch.Tensor:
+        """The Q values (what a leaf evaluator reads); acting uses :meth:`masked_scores`."""
+        return self.forward(obs)[0]
+
+    def masked_scores(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Scores whose argmax is the greedy action: Q among the plausible legal actions, below them the other legal
+        actions, illegal actions at -1e9."""
+        q, logits = self.forward(obs)
+        return support_scores(q, logits, mask, self.threshold)
+
+
+def support_scores(q: torch.Tensor, logits: torch.Tensor, mask: torch.Tensor, threshold: float) -> torch.Tensor:
+    """Q restricted to the legal actions with imitation probability >= ``threshold`` x the largest (see
+    :class:`QImitationNet`); other legal actions score ``q - 1e6``, illegal ones -1e9."""
+    legal = mask.bool()
+    lg = masked_logits(logits, legal)
+    best = lg.max(dim=1, keepdim=True).values
+    plausible = legal & (lg >= best + torch.log(torch.tensor(max(threshold, 1e-12), dtype=lg.dtype)))
+    scores = torch.where(plausible, q, q - 1e6)
+    return scores.masked_fill(~legal, -1e9)
 
 
 class PolicyValueNet(nn.Module):
@@ -106,6 +158,9 @@ def build_network(spec: dict[str, Any]) -> nn.Module:
         return QNet(int(spec["obs_size"]), int(spec["num_actions"]), list(spec["hidden"]))
     if kind == "pv":
         return PolicyValueNet(int(spec["obs_size"]), int(spec["num_actions"]), list(spec["hidden"]))
+    if kind == "q_imitation":
+        return QImitationNet(int(spec["obs_size"]), int(spec["num_actions"]), list(spec["hidden"]),
+                             float(spec["threshold"]))
     if kind == "critic":
         return CriticNet(int(spec["in_size"]), list(spec["hidden"]))
     raise ValueError(f"unknown network kind {kind!r} (known: q, pv, critic)")

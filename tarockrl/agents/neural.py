@@ -29,7 +29,8 @@ class NeuralAgent(ObservationAgent):
     """Acts with a network over the seat's observation (``act``, ``act_batch``, and ``step`` from the mixin).
 
     Args:
-        net: a network with ``action_scores(obs) -> [n, num_actions]`` (see :mod:`tarockrl.agents.nets`).
+        net: a network with ``action_scores(obs) -> [n, num_actions]``, or ``masked_scores(obs, mask)`` when its
+            greedy choice depends on the legal set (see :mod:`tarockrl.agents.nets`).
         sample: sample from the softmax of the masked scores instead of taking the best.
         seed: seed of the sampling generator.
         device: where the network runs.
@@ -57,7 +58,10 @@ class NeuralAgent(ObservationAgent):
             raise ValueError(f"act_batch: observations {tuple(obs.shape)} and masks {tuple(mask.shape)} do not match")
         if not bool(mask.any(dim=1).all()):
             raise ValueError("act_batch: a row of the action masks has no legal action")
-        scores = masked_logits(self.net.action_scores(obs), mask).float()
+        if hasattr(self.net, "masked_scores"):  # nets whose greedy choice depends on the legal set
+            scores = self.net.masked_scores(obs, mask).float()
+        else:
+            scores = masked_logits(self.net.action_scores(obs), mask).float()
         if not self.sample:
             return scores.argmax(dim=1).cpu().numpy().astype(np.int64)
         probs = torch.softmax(scores, dim=1).cpu().numpy().astype(np.float64)
@@ -103,5 +107,5 @@ def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = Fal
         shipped = sorted(p.stem for p in PRETRAINED_DIR.glob("*.pt")) if PRETRAINED_DIR.is_dir() else []
         raise BadAgentSpecError(f"no pretrained agent for {game.name!r} in this version (shipped: "
                                 f"{', '.join(shipped) or 'none'}); train one with "
-                                f"'tarockrl train --config configs/{game.name}_dmc.yaml'")
+                                f"'tarockrl train --config configs/{game.name}_pretrained.yaml'")
     return load_neural_agent(path, game, seed=seed, sample=sample)

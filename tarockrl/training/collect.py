@@ -47,7 +47,7 @@ class Rollout:
         steps: int64[m] the lock step of the decision.
         returns: float64[num_envs, num_players] every seat's settlement of each row's deal (unscaled).
         learner: bool[m] decisions taken by the policy being trained (False: a pool snapshot's).
-        extras: per-decision arrays returned by the policy.
+        extras: per-decision arrays returned by the policy or the opponent (zero where the other one acted).
         full_obs: optional float32[m, num_players * observation_size]: every seat's observation, the deciding
             seat first (for a perfect-information critic).
         lengths: int64[num_envs] decisions per deal.
@@ -104,8 +104,10 @@ class Collector:
     ) -> Rollout:
         """Play ``num_envs`` fresh deals to the end with ``policy`` for every seat.
 
-        With ``opponent``, the rows of the boolean ``opponent_rows`` have every seat but ``learner_seats[row]``
-        played by ``opponent``; only the learner's decisions are marked ``learner``.
+        With ``opponent``, the rows of the boolean ``opponent_rows`` have every seat but the learner's played by
+        ``opponent``; ``learner_seats`` is either int64[num_envs], the one learning seat of each row, or
+        bool[num_envs, num_players], the learning seats of each row (several seats: a team, or the ``A`` seats of a
+        duplicate seating). Only the learner's decisions are marked ``learner``.
         """
         g = self.game
         n, p = self.num_envs, g.num_players
@@ -115,7 +117,8 @@ class Collector:
         policy_time = 0.0
         chunks: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "masks", "actions", "players", "rows", "steps",
                                                                "learner", "full")}
-        extra_chunks: dict[str, list[np.ndarray]] = {}
+        extra_steps: list[tuple[int, dict[str, np.ndarray]]] = []
+        extra_like: dict[str, np.ndarray] = {}  # an empty array of each extra's dtype and trailing shape
         returns = np.zeros((n, p), dtype=np.float64)
         lengths = np.zeros(n, dtype=np.int64)
         actions = np.zeros(n, dtype=np.int64)
@@ -131,31 +134,31 @@ class Collector:
             t1 = time.perf_counter()
             is_learner = np.ones(live.size, dtype=bool)
             if opponent is not None and opponent_rows is not None:
-                is_learner = ~opponent_rows[live] | (who == learner_seats[live])
+                assert learner_seats is not None
+                mine_seat = learner_seats[live, who] if learner_seats.ndim == 2 else who == learner_seats[live]
+                is_learner = ~opponent_rows[live] | mine_seat
             acts = np.zeros(live.size, dtype=np.int64)
             extras: dict[str, np.ndarray] = {}
-            mine = np.flatnonzero(is_learner)
-            if mine.size:
-                a, ex = policy(obs[mine], masks[mine], who[mine], live[mine])
-                acts[mine] = a
+            for fn, sel in ((policy, np.flatnonzero(is_learner)), (opponent, np.flatnonzero(~is_learner))):
+                if not sel.size:
+                    continue
+                a, ex = fn(obs[sel], masks[sel], who[sel], live[sel])  # type: ignore[misc]
+                acts[sel] = a
                 for k, v in ex.items():
-                    full = np.zeros((live.size, *np.shape(v)[1:]), dtype=np.asarray(v).dtype)
-                    full[mine] = v
-                    extras[k] = full
-            theirs = np.flatnonzero(~is_learner)
-            if theirs.size:
-                a, _ = opponent(obs[theirs], masks[theirs], who[theirs], live[theirs])  # type: ignore[misc]
-                acts[theirs] = a
+                    v = np.asarray(v)
+                    if k not in extras:
+                        extras[k] = np.zeros((live.size, *v.shape[1:]), dtype=v.dtype)
+                        extra_like.setdefault(k, extras[k][:0])
+                    extras[k][sel] = v
             policy_time += time.perf_counter() - t1
-            chunks["obs"].append(obs.copy())
-            chunks["masks"].append(masks.copy())
+            chunks["obs"].append(obs)  # fancy indexing made these copies already
+            chunks["masks"].append(masks)
             chunks["actions"].append(acts)
-            chunks["players"].append(who.copy())
+            chunks["players"].append(who)
             chunks["rows"].append(live)
             chunks["steps"].append(np.full(live.size, t, dtype=np.int64))
             chunks["learner"].append(is_learner)
-            for k, v in extras.items():
-                extra_chunks.setdefault(k, []).append(v)
+            extra_steps.append((live.size, extras))
             if self.full_obs:
                 t2 = time.perf_counter()
                 every, _ = self.batch.observe_all()
@@ -182,7 +185,8 @@ class Collector:
             returns=returns,
             learner=cat["learner"].astype(bool, copy=False),
             lengths=lengths,
-            extras={k: np.concatenate(v) for k, v in extra_chunks.items()},
+            extras={k: np.concatenate([ex[k] if k in ex else np.zeros((size, *like.shape[1:]), dtype=like.dtype)
+                                       for size, ex in extra_steps]) for k, like in extra_like.items()},
             full_obs=cat["full"].astype(np.float32, copy=False) if self.full_obs else None,
             engine_seconds=engine,
             policy_seconds=policy_time,

@@ -1,8 +1,8 @@
 """Training configuration: a pydantic schema, YAML files, ``-o key=value`` overrides, clear errors.
 
 A config file is YAML with the fields of :class:`TrainConfig`; nested sections (``dmc``, ``ppo``, ``network``,
-``checkpoint``, ``eval``, ``pool``) have their own models below, each field documented. Unknown keys are errors
-that name the key and suggest the closest known one; values are type-checked with their bounds::
+``checkpoint``, ``eval``, ``pool``, ``warm_start``) have their own models below, each field documented. Unknown keys
+are errors that name the key and suggest the closest known one; values are type-checked with their bounds::
 
     cfg = load_config("configs/dreierles_dmc.yaml", overrides=["dmc.learning_rate=3e-4", "seed=1"])
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from tarockrl.errors import TarockError
 
@@ -65,6 +65,13 @@ class DMCConfig(_Section):
     batch_size: int = Field(4096, ge=1, description="transitions per gradient step")
     epochs: int = Field(1, ge=1, le=100, description="passes over each collected rollout")
     max_grad_norm: float = Field(40.0, gt=0, description="gradient clipping")
+    imitation_coef: float = Field(0.0, ge=0, description="weight of a cross-entropy loss imitating the fixed agent's "
+                                  "choices (warm start, pool.rules_share deals); > 0 adds an imitation head, the "
+                                  "values also learn from those choices, and greedy acting is restricted to the "
+                                  "actions the head finds plausible")
+    support_threshold: float = Field(0.3, gt=0, le=1, description="with imitation: greedy acting maximises Q over "
+                                     "the legal actions whose imitation probability is at least this share of the "
+                                     "most probable one's (1: only the most probable)")
 
 
 class PPOConfig(_Section):
@@ -104,6 +111,25 @@ class PoolConfig(_Section):
     size: int = Field(0, ge=0, le=1000, description="snapshots kept (0: pure self-play)")
     snapshot_every: int = Field(20, ge=1, description="add a snapshot every this many iterations")
     share: float = Field(0.25, ge=0, le=1, description="share of deals in which the other seats are a snapshot")
+    rules_share: float = Field(0.0, ge=0, le=1, description="share of deals against the fixed agent ``rules_agent``, "
+                               "seated as in a duplicate match (the learner takes the A seats of a random seating)")
+    rules_agent: str = Field("rules", min_length=1, description="agent spec (make_agent) of the fixed opponent")
+
+    @model_validator(mode="after")
+    def _shares_fit(self) -> PoolConfig:
+        if self.rules_share + (self.share if self.size else 0.0) > 1 + 1e-9:
+            raise ValueError(f"pool.share ({self.share}) + pool.rules_share ({self.rules_share}) must be at most 1")
+        return self
+
+
+class WarmStartConfig(_Section):
+    """A warm start from a fixed agent (Deep Monte Carlo only): the first ``decisions`` of the run are played by
+    ``agent`` in every seat (with the learner's epsilon exploration on top) and the network learns the values of that
+    play; greedy acting on those values improves on the agent (a step of policy iteration), and the run goes on with
+    ordinary Deep Monte Carlo from there."""
+
+    decisions: int = Field(0, ge=0, description="decisions played by the warm-start agent (0: no warm start)")
+    agent: str = Field("rules", min_length=1, description="agent spec (make_agent) whose play is learned from")
 
 
 class TrainConfig(_Section):
@@ -124,6 +150,7 @@ class TrainConfig(_Section):
     checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     pool: PoolConfig = Field(default_factory=PoolConfig)
+    warm_start: WarmStartConfig = Field(default_factory=WarmStartConfig)
     log_every_iterations: int = Field(1, ge=1, description="console/TensorBoard scalars every this many iterations")
 
     @field_validator("game")
@@ -142,6 +169,13 @@ class TrainConfig(_Section):
         if isinstance(v, float) and (not math.isfinite(v) or v <= 0):
             raise ValueError("reward_scale must be 'auto' or a finite number > 0")
         return v
+
+    @model_validator(mode="after")
+    def _warm_start_algo(self) -> TrainConfig:
+        if self.warm_start.decisions and self.algo != "dmc":
+            raise ValueError("warm_start.decisions > 0 needs algo: dmc (PPO learns from its own action "
+                             "probabilities only)")
+        return self
 
     @field_validator("device")
     @classmethod

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from tarockrl.agents.nets import QNet, masked_logits
+from tarockrl.agents.nets import QImitationNet, QNet, masked_logits
 from tarockrl.training.collect import Rollout
 from tarockrl.training.common import minibatches, random_legal, to_tensor
 from tarockrl.training.config import TrainConfig
@@ -34,7 +34,13 @@ class DMC:
         self.cfg = cfg
         self.device = device
         self.rng = rng
-        self.net = QNet(game.observation_size, game.num_actions, cfg.network.hidden).to(device)
+        d = cfg.dmc
+        self.imitation = d.imitation_coef > 0
+        if self.imitation:
+            self.net = QImitationNet(game.observation_size, game.num_actions, cfg.network.hidden,
+                                     d.support_threshold).to(device)
+        else:
+            self.net = QNet(game.observation_size, game.num_actions, cfg.network.hidden).to(device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.dmc.learning_rate)
         self.epsilon = cfg.dmc.epsilon
 
@@ -47,7 +53,8 @@ class DMC:
     @torch.no_grad()
     def policy(self, obs: np.ndarray, masks: np.ndarray, players: np.ndarray, rows: np.ndarray):
         """Epsilon-greedy actions for a batch of decisions."""
-        q = masked_logits(self.net(to_tensor(obs, self.device)), to_tensor(masks, self.device))
+        o, m = to_tensor(obs, self.device), to_tensor(masks, self.device)
+        q = self.net.masked_scores(o, m) if self.imitation else masked_logits(self.net(o), m)
         actions = q.argmax(dim=1).cpu().numpy().astype(np.int64)
         explore = self.rng.random(actions.shape[0]) < self.epsilon
         if explore.any():
@@ -55,28 +62,48 @@ class DMC:
         return actions, {}
 
     def update(self, rollout: Rollout, scale: float) -> dict[str, float]:
-        """Regress Q(s, a) on the Monte Carlo returns of the rollout's learner decisions."""
-        keep = np.flatnonzero(rollout.learner)
-        obs, actions = rollout.obs[keep], rollout.actions[keep]
-        targets = rollout.targets(scale)[keep]
-        losses = []
+        """Regress Q(s, a) on the Monte Carlo returns of the rollout's learner decisions.
+
+        With imitation, the fixed agent's choices (``rollout.extras["imitate"]``) are learned from too: their
+        returns train the values, and a cross-entropy loss over the legal actions trains the imitation head.
+        """
+        imitate = rollout.extras.get("imitate", np.zeros(len(rollout), dtype=bool)).astype(bool)
+        use = rollout.learner | imitate if self.imitation else rollout.learner
+        keep = np.flatnonzero(use)
+        obs, masks = (rollout.obs, rollout.masks) if keep.size == len(rollout) else (rollout.obs[keep],
+                                                                                       rollout.masks[keep])
+        actions, targets, imitate = rollout.actions[keep], rollout.targets(scale)[keep], imitate[keep]
+        losses, ce_losses = [], []
         self.net.train()
         for _ in range(self.cfg.dmc.epochs):
             for idx in minibatches(keep.size, self.cfg.dmc.batch_size, self.rng):
                 o = to_tensor(obs[idx], self.device)
                 a = to_tensor(actions[idx], self.device)
                 y = to_tensor(targets[idx], self.device)
-                q = self.net(o).gather(1, a[:, None]).squeeze(1)
-                loss = nn.functional.mse_loss(q, y)
+                if self.imitation:
+                    values, logits = self.net(o)
+                    loss = nn.functional.mse_loss(values.gather(1, a[:, None]).squeeze(1), y)
+                    sel = imitate[idx]
+                    if sel.any():
+                        s = to_tensor(np.flatnonzero(sel), self.device)
+                        lg = masked_logits(logits[s], to_tensor(masks[idx][sel], self.device))
+                        ce = nn.functional.cross_entropy(lg, a[s])
+                        loss = loss + self.cfg.dmc.imitation_coef * ce
+                        ce_losses.append(ce.item())
+                else:
+                    loss = nn.functional.mse_loss(self.net(o).gather(1, a[:, None]).squeeze(1), y)
                 self.optimizer.zero_grad(set_to_none=True)
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.net.parameters(), self.cfg.dmc.max_grad_norm)
                 self.optimizer.step()
                 losses.append(loss.item())
         self.net.eval()
-        return {"losses/q_loss": float(np.mean(losses)) if losses else 0.0,
-                "charts/epsilon": float(self.epsilon),
-                "charts/target_abs_mean": float(np.abs(targets).mean()) if targets.size else 0.0}
+        out = {"losses/q_loss": float(np.mean(losses)) if losses else 0.0,
+               "charts/epsilon": float(self.epsilon),
+               "charts/target_abs_mean": float(np.abs(targets).mean()) if targets.size else 0.0}
+        if self.imitation:
+            out["losses/imitation_loss"] = float(np.mean(ce_losses)) if ce_losses else 0.0
+        return out
 
     def modules(self) -> dict[str, nn.Module]:
         """The networks to checkpoint (the first one acts)."""

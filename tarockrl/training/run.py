@@ -41,6 +41,7 @@ from tarockrl.agents.checkpoint import (
     save_atomic,
 )
 from tarockrl.agents.neural import NeuralAgent
+from tarockrl.errors import TarockError
 from tarockrl.games import make_game
 from tarockrl.training.collect import Collector
 from tarockrl.training.common import resolve_device, rng_state, set_rng_state
@@ -63,14 +64,64 @@ def make_learner(cfg: TrainConfig, game: Any, device: torch.device, rng: np.rand
     return PPO(cfg, game, device, rng)
 
 
-class _Pool:
-    """Frozen snapshots of past weights that play the other seats in a share of the deals."""
+class _FixedAgent:
+    """A fixed agent (``make_agent`` spec, e.g. ``rules``) that acts on copies of the collector's row states."""
 
-    def __init__(self, cfg: TrainConfig, learner: Any, device: torch.device) -> None:
+    def __init__(self, spec: str, game: Any, seed: int, key: str) -> None:
+        from tarockrl.agents import make_agent
+
+        try:
+            self.agent = make_agent(spec, game, seed=seed)
+        except TarockError as err:
+            raise BadConfigError(f"{key}: {err}") from None
+
+    def reseed(self, rng: np.random.Generator) -> None:
+        """Reseed the agent from the run's generator (so a resumed run repeats its choices)."""
+        seed = int(rng.integers(2**62))
+        if hasattr(self.agent, "reset"):
+            self.agent.reset(seed=seed)
+
+    def actions(self, row_ids: np.ndarray, state_of: Any) -> np.ndarray:
+        """The agent's action in each listed row (``state_of(row)``: a copy of the row's state)."""
+        return np.array([self.agent.step(state_of(int(r))) for r in row_ids], dtype=np.int64)
+
+
+def _warm_policy(fixed: _FixedAgent, learner: Any, rng: np.random.Generator, state_of: Any):
+    """The collection policy of the warm start: the fixed agent in every seat, epsilon-random like the learner."""
+    from tarockrl.training.common import random_legal
+
+    def policy(obs, masks, players, row_ids):
+        actions = fixed.actions(row_ids, state_of)
+        explore = rng.random(actions.shape[0]) < getattr(learner, "epsilon", 0.0)
+        if explore.any():
+            actions[explore] = random_legal(masks[explore], rng)
+        return actions, {"imitate": ~explore}
+
+    return policy
+
+
+class _Pool:
+    """The other seats' players in a share of the deals: frozen snapshots of past weights, and a fixed agent.
+
+    Every ``pool.snapshot_every`` iterations the weights are frozen into a pool of ``pool.size`` snapshots; in a share
+    ``pool.share`` of the deals every seat but one random learning seat is played by a random snapshot. In a share
+    ``pool.rules_share`` of the deals the learner takes the ``A`` seats of a random duplicate seating
+    (:func:`tarockrl.evaluation.match.seatings`: one or two seats of three, a partnership of four, one of two) and
+    the fixed agent ``pool.rules_agent`` (default ``rules``) plays the others, acting on a copy of the row's state.
+    """
+
+    def __init__(self, cfg: TrainConfig, learner: Any, device: torch.device, game: Any) -> None:
         self.cfg = cfg.pool
         self.snapshots: list[dict[str, torch.Tensor]] = []
         self.net = copy.deepcopy(learner.modules()["model"]).eval()
         self.device = device
+        self.fixed = None
+        self.patterns = np.zeros((0, game.num_players), dtype=bool)
+        if self.cfg.rules_share > 0:
+            from tarockrl.evaluation.match import seatings
+
+            self.fixed = _FixedAgent(self.cfg.rules_agent, game, cfg.seed, "pool.rules_agent")
+            self.patterns = np.array([[c == "A" for c in s] for s in seatings(game)], dtype=bool)
 
     def maybe_snapshot(self, iteration: int, learner: Any) -> None:
         if self.cfg.size and iteration % self.cfg.snapshot_every == 0:
@@ -78,20 +129,47 @@ class _Pool:
             self.snapshots.append(state)
             del self.snapshots[: -self.cfg.size]
 
-    def opponent(self, rng: np.random.Generator, n: int, num_players: int):
-        """``(policy, rows, learner_seats)`` for this iteration, or ``(None, None, None)``."""
-        if not self.snapshots or self.cfg.share <= 0:
-            return None, None, None
-        self.net.load_state_dict(self.snapshots[int(rng.integers(len(self.snapshots)))])
-        rows = rng.random(n) < self.cfg.share
-        seats = rng.integers(num_players, size=n)
-        agent = NeuralAgent(self.net, device=self.device)
+    def opponent(self, rng: np.random.Generator, n: int, num_players: int, state_of: Any = None):
+        """``(policy, rows, learner_seats)`` for this iteration, or ``(None, None, None)``.
+
+        ``state_of(row)`` returns a copy of a row's :class:`tarockrl.State` (the fixed agent acts on states).
+        """
+        snap = bool(self.snapshots) and self.cfg.share > 0
+        if self.fixed is None:
+            if not snap:
+                return None, None, None
+            self.net.load_state_dict(self.snapshots[int(rng.integers(len(self.snapshots)))])
+            rows = rng.random(n) < self.cfg.share
+            seats = rng.integers(num_players, size=n)
+            agent = NeuralAgent(self.net, device=self.device)
+
+            def policy(obs, masks, players, row_ids):
+                return agent.act_batch(obs, masks), {}
+
+            return policy, rows, seats
+        u = rng.random(n)
+        fixed_rows = u < self.cfg.rules_share
+        snap_rows = ~fixed_rows & (u < self.cfg.rules_share + self.cfg.share) if snap else np.zeros(n, dtype=bool)
+        mask = np.zeros((n, num_players), dtype=bool)
+        mask[np.arange(n), rng.integers(num_players, size=n)] = True
+        mask[fixed_rows] = self.patterns[rng.integers(len(self.patterns), size=int(fixed_rows.sum()))]
+        agent = None
+        if snap:
+            self.net.load_state_dict(self.snapshots[int(rng.integers(len(self.snapshots)))])
+            agent = NeuralAgent(self.net, device=self.device)
+        self.fixed.reseed(rng)
+        fixed = self.fixed
 
         def policy(obs, masks, players, row_ids):
-            return agent.act_batch(obs, masks), {}
+            out = np.zeros(len(row_ids), dtype=np.int64)
+            by_fixed = fixed_rows[row_ids]
+            if agent is not None and (~by_fixed).any():
+                out[~by_fixed] = agent.act_batch(obs[~by_fixed], masks[~by_fixed])
+            if by_fixed.any():
+                out[by_fixed] = fixed.actions(row_ids[by_fixed], state_of)
+            return out, {"imitate": by_fixed}
 
-        return policy, rows, seats
-
+        return policy, fixed_rows | snap_rows, mask
 
 def _write_yaml_atomic(path: Path, data: dict[str, Any]) -> None:
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
@@ -189,7 +267,8 @@ def train(
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     learner = make_learner(cfg, game, device, rng)
-    pool = _Pool(cfg, learner, device)
+    pool = _Pool(cfg, learner, device, game)
+    warm = _FixedAgent(cfg.warm_start.agent, game, cfg.seed, "warm_start.agent") if cfg.warm_start.decisions else None
     scale = resolved_reward_scale(cfg)
     counters = {"iteration": 0, "decisions": 0, "deals": 0, "seconds": 0.0}
     best = -float("inf")
@@ -239,8 +318,13 @@ def train(
             t0 = time.perf_counter()
             it = counters["iteration"]
             learner.set_progress(counters["decisions"] / cfg.total_decisions)
-            opp, opp_rows, opp_seats = pool.opponent(rng, cfg.num_envs, game.num_players)
-            rollout = collector.rollout(it, learner.policy, opp, opp_rows, opp_seats)
+            warming = warm is not None and counters["decisions"] < cfg.warm_start.decisions
+            if warming:
+                warm.reseed(rng)
+                rollout = collector.rollout(it, _warm_policy(warm, learner, rng, collector.batch.state))
+            else:
+                opp, opp_rows, opp_seats = pool.opponent(rng, cfg.num_envs, game.num_players, collector.batch.state)
+                rollout = collector.rollout(it, learner.policy, opp, opp_rows, opp_seats)
             t1 = time.perf_counter()
             scalars = learner.update(rollout, scale)
             t2 = time.perf_counter()
@@ -256,6 +340,7 @@ def train(
                 "charts/episode_length": float(rollout.lengths.mean()),
                 "charts/SPS": len(rollout) / max(t2 - t0, 1e-9),
                 "charts/decisions": float(counters["decisions"]),
+                "charts/warm_start": float(warming),
                 "time/engine_share": rollout.engine_seconds / max(t2 - t0, 1e-9),
                 "time/network_share": rollout.policy_seconds / max(t2 - t0, 1e-9),
                 "time/learner_share": (t2 - t1) / max(t2 - t0, 1e-9),
