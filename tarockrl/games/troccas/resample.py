@@ -244,7 +244,7 @@ def _fixed(state, player, fx_tw, fx_sw):
             continue
         e = state[EXPOSED + s]
         # the dealer's face-up card may be in the scart: hidden while the scart is, in it once shown (the end)
-        shown_in_scart = state[PHASE] == TERMINAL and _has(state[SCART_TW], state[SCART_SW], e)
+        shown_in_scart = e >= 0 and state[PHASE] == TERMINAL and _has(state[SCART_TW], state[SCART_SW], e)
         if e >= 0 and not _has(ptw, psw, e) and (s != d or not (scart_open or shown_in_scart)):
             if e < SPLIT:
                 fx_tw[s] |= ONE << e
