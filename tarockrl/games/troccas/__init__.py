@@ -12,6 +12,22 @@ Modules: :mod:`.cards` (index, codes, two-word masks, points), :mod:`.rules` (th
 layout), :mod:`.text` (deal notation and readable output), :mod:`.match`
 (episode inputs, partnership draw, match). ``DEFINITION`` plugs it into the generic :mod:`tarockrl.games.api`.
 
+Hidden cards
+------------
+``state.resample_hidden(player, seed)`` and ``game.sample_worlds(state, player, n, seed)`` (module
+:mod:`.resample`) draw *worlds* exactly uniformly among the placements of the cards ``player`` cannot see that are
+consistent with what it knows, each a whole episode (the attempts so far as a deal, the history replayed legally,
+the dealer's hidden scart discards and his private FORCE decline rewritten to fit). Honoured: hand and scart
+sizes, every card seen (own hand, own scart, played cards, face-up cards: the dealer's may be in the scart),
+cards that may not lie in the scart (trump I, XXI, the Fool, kings; trumps II-XX only under the §4.7 fallback when
+``scart_trumps_allowed=False``), the announced jack in the scart (``scart_jack_voids_all``), voids from not
+following or not trumping and ``must_overtrump``, the king-jack outcomes (a demand without swap clears every seat
+that put a numeral of the suit into the trick; a returned numeral stays with its holder), knocked trumps (held by
+the knocker), and a forced redeal (that attempt's dealer held no trump). **Deliberately not used**: table talk
+(cheap talk, any message is legal), votes, the pattern choice, knocks and demands not made, and the choice of
+cards. Cancelled attempts are redrawn (only their kinds are kept, as in the observation). The full list is the
+docstring of :mod:`.resample`.
+
 Readings of the spec
 --------------------
 Where the spec leaves room, this implementation reads it as follows.
