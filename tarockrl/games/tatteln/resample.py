@@ -282,7 +282,14 @@ def _build(state, player, opts, deck, cards, caps, slots, nd, loc_of, order, m, 
             wdeck[slots[j]] = cards[q]
     for t in range(caps[nd + 1]):
         wdeck[slots[nd + 1] + t] = cards[order[t]]
-    init_from_deck(world, wdeck, dealer, opts)
+    return _replay_ok(state, opts, wdeck, rec, rec_step, nrec, world)
+
+
+@njit(cache=True)
+def _replay_ok(state, opts, wdeck, rec, rec_step, nrec, world):
+    """Replay ``state``'s history on the shuffle ``wdeck`` into ``world``; True when every action is legal and
+    every announcement's public record equals the recorded one."""
+    init_from_deck(world, wdeck, state[DEALER], opts)
     r = 0
     hl = state[HIST_LEN]
     for i in range(hl):
@@ -405,3 +412,35 @@ def acceptance(state, player, opts, seed, tries):
                   wdeck):
             good += 1
     return good / tries
+
+
+@njit(cache=True)
+def deal_verdict(state, player, opts, wdeck):
+    """The sampler's membership test for one shuffle ``wdeck`` (same dealer as ``state``): 0 when it is one of
+    the worlds the sampler draws from; 1 when it differs from ``player``'s known places; 2 when a hidden card
+    breaks its per-card bound; 3 when the replay fails (an illegal action or an announcement record differs).
+    Exposed so that tests can compare it with a brute-force check of every observation.
+    """
+    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
+    n = opts[O_DECK]
+    h2 = 2 * opts[O_HAND]
+    dealer = state[DEALER]
+    opp = 1 - player
+    for i in range(n):
+        if deck[i] >= 0 and wdeck[i] != deck[i]:
+            return 1
+    place = np.full(n, -1, dtype=np.int64)
+    for i in range(h2):
+        if ((1 - dealer) if i % 2 == 0 else dealer) == opp:
+            place[wdeck[i]] = 0
+    for j in range(1, nd + 1):
+        place[wdeck[slots[j]]] = j
+    for t in range(caps[nd + 1]):
+        place[wdeck[slots[nd + 1] + t]] = nd + 1
+    for k in range(m):
+        if place[cards[k]] < 0 or place[cards[k]] > bound[k]:
+            return 2
+    world = np.zeros(state.shape[0], dtype=np.int64)
+    if not _replay_ok(state, opts, wdeck, rec, rec_step, nrec, world):
+        return 3
+    return 0
