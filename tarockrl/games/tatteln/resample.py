@@ -43,9 +43,17 @@ uniformly among those, last place first, is exactly uniform (no dynamic programm
 number of draws). The rest of the stock is put in the drawn order (a uniform shuffle). The announcement facts are
 then checked by replaying the history on the candidate deal and comparing every announcement's public record and
 the legality of every action; a candidate is kept only if all agree. Drawing uniform candidates from a superset
-and keeping those in the set is exactly uniform on the set; the acceptance rate is high in practice (measured in
-``tests/tatteln/test_resample.py``); after ``MAX_TRIES`` failed candidates the call reports failure rather than
-return a world that could not have happened.
+and keeping those in the set is exactly uniform on the set (nothing is dropped: a world either satisfies every
+fact or is not returned). The acceptance rate is high in practice: over 600 random positions of every phase
+(default rules) it is 1 at the median, 0.87 on average, 0.44 at the 10th percentile and 0.013 at the worst
+(36 cards: 0.886 mean, 0.037 worst; ``blocker_scores=False``: 0.849, 0.018), i.e. at most about a hundred
+replays per world. After ``MAX_TRIES`` rejected candidates the call reports failure (``ok`` False, or a failure
+count) rather than return a world that could not have happened; ``acceptance`` measures the rate of a position.
+
+**Exactness of the count**: ``count_candidates`` is the number of deals meeting the per-card facts (a product of
+binomials); it equals the number of worlds when no announcement depends on the hidden cards. The tests compare
+both the membership test (:func:`deal_verdict`) with the brute-force definition (legal replay, every observation
+of ``player`` equal after every action) and the sampled frequencies with exact enumeration (chi-square).
 
 **Determinism**: the candidates depend only on the seed and on ``player``'s information (his own cards, the public
 history and its public outcomes), never on the true hidden cards. A finished deal is resampled like any other
