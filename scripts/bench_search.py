@@ -26,7 +26,7 @@ import numpy as np
 
 import tarockrl
 
-GAMES_WITH_WORLDS = ("dreierles", "dreiertarock", "troccas")
+GAMES_WITH_WORLDS = ("dreierles", "dreiertarock", "troccas", "tatteln")
 MID_GAME_STEPS = {"dreierles": 30, "dreiertarock": 28, "tatteln": 16, "troccas": 60}
 
 

@@ -1,0 +1,457 @@
+"""Tatteln: exact uniform sampling of the cards a seat cannot see (worlds for PIMC search).
+
+``resample_hidden(state, player, opts, rng, scratch)`` replaces ``state`` by a *world*: a whole deal that could
+have happened, drawn uniformly among all deals consistent with what ``player`` knows, rebuilt as the deal plus
+the history replayed action by action by the rule kernels. :func:`sample_worlds` draws many worlds of one
+position in one call.
+
+**What is drawn.** Every action of Tatteln is public (plays, ROB, announcements), so a world keeps the history
+as it is and differs only in the deal. Hidden from ``player`` are: the opponent's dealt hand, the cards the
+opponent drew from the face-down stock (and in which order), and the face-down part of the stock still to be
+drawn, in its order. The worlds are **uniform over the deals** consistent with ``player``'s information (the
+shuffle is uniform and the opponent's choices are not weighted, as in classic PIMC). Note that this weights a
+placement of the cards *now* (the opponent's hand and the stock order) by the number of deals that lead to it:
+which of the opponent's cards were dealt and which were drawn, when, is part of the deal and not seen.
+
+**Information honoured** (everything public to ``player``, docs/rules/tatteln.md §9.1):
+
+* ``player``'s own dealt hand and every card he drew (private to him), the turn-up, the face-up bottom card and
+  who drew it, every card played, the ROB (the trump seven was in the robber's hand then, and it now lies at the
+  bottom; the turn-up went to the robber), every card revealed by a scored meld atom;
+* the order of events: a card the opponent played, robbed with or showed at some moment was dealt to him or
+  drawn by him **before** that moment (this is the only per-card constraint of Tatteln: every card's possible
+  places form a prefix of the opponent's acquisitions in time order, see below);
+* the duty to follow suit (and ``final_must_head`` / ``final_must_trump``) applies only to final-phase tricks
+  (§5.2), when the stock is empty: the opponent's hand is then the complement of everything ``player`` has seen,
+  so voids are automatically honoured and say nothing about the deal (there is no later draw they could move a
+  card to). Stock-phase plays are free and carry no void;
+* every announcement, by either seat: its legality for the opponent (an unscored atom held), both comparison
+  keys, the outcome, the points and scored atoms of both seats and the cards revealed. These depend on the
+  opponent's whole hand at that moment (e.g. "the opponent holds no Tattel"), which is not a per-card
+  constraint: they are honoured by an exact acceptance test (see *Method*).
+
+**Deliberately not used** (soft, strategy-dependent signals): a ROB not made while possible, an announcement not
+made while possible (both are optional, §4.3, §4.5), and the choice of the cards played. No decision of Tatteln
+is compulsory given a holding except following suit in the final phase (honoured, see above).
+
+**Method.** The hidden places are the opponent's dealt hand (``hand_size`` cards), his hidden draws one by one in
+time order, and the hidden rest of the stock. A card the opponent is known to have held from the time of his
+``k``-th hidden draw on may lie in his dealt hand or in draws ``1..k``; a card ``player`` has never seen may lie
+anywhere. These allowed sets are nested prefixes, so the number of placements is the product over places, from
+the last to the first, of ``C(cards allowed there and not yet placed, capacity)``, and drawing each place's cards
+uniformly among those, last place first, is exactly uniform (no dynamic programme is needed, and no bound on the
+number of draws). The rest of the stock is put in the drawn order (a uniform shuffle). The announcement facts are
+then checked by replaying the history on the candidate deal and comparing every announcement's public record and
+the legality of every action; a candidate is kept only if all agree. Drawing uniform candidates from a superset
+and keeping those in the set is exactly uniform on the set (nothing is dropped: a world either satisfies every
+fact or is not returned). The acceptance rate is high in practice: over 600 random positions of every phase
+(default rules) it is 1 at the median, 0.87 on average, 0.44 at the 10th percentile and 0.013 at the worst
+(36 cards: 0.886 mean, 0.037 worst; ``blocker_scores=False``: 0.849, 0.018), i.e. at most about a hundred
+replays per world. After ``MAX_TRIES`` rejected candidates the call reports failure (``ok`` False, or a failure
+count) rather than return a world that could not have happened; ``acceptance`` measures the rate of a position.
+
+**Exactness of the count**: ``count_candidates`` is the number of deals meeting the per-card facts (a product of
+binomials); it equals the number of worlds when no announcement depends on the hidden cards. The tests compare
+both the membership test (:func:`deal_verdict`) with the brute-force definition (legal replay, every observation
+of ``player`` equal after every action) and the sampled frequencies with exact enumeration (chi-square).
+
+**Determinism**: the candidates depend only on the seed and on ``player``'s information (his own cards, the public
+history and its public outcomes), never on the true hidden cards. A finished deal is resampled like any other
+position (its history is public too).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index
+from tarockrl.engine.rng import stream_seed
+from tarockrl.games.tatteln.kernels import apply_unchecked, deck_card, init_from_deck, is_legal
+from tarockrl.games.tatteln.layout import (
+    ANN,
+    ANN_PTS,
+    CUR,
+    DEALER,
+    HIST,
+    HIST_LEN,
+    LEADER,
+    MELD,
+    REVEALED,
+    SCORED,
+    SETS,
+    STOCK_POS,
+    TRUMP,
+)
+from tarockrl.games.tatteln.rules import O_DECK, O_HAND
+from tarockrl.games.worlds import rand_below
+
+ONE = np.int64(1)
+SCRATCH_LEN = 1
+MAX_TRIES = 200_000
+"""Candidates tried per world before reporting failure (a state whose facts no deal satisfies)."""
+
+# the public record compared after each announcement: ANN, ANN_PTS, MELD x2, SCORED x4, SETS, REVEALED x2
+_REC_SLOTS = np.array([ANN, ANN_PTS, MELD, MELD + 1, SCORED, SCORED + 1, SCORED + 2, SCORED + 3, SETS,
+                       REVEALED, REVEALED + 1], dtype=np.int64)
+NREC = 11
+
+
+@njit(cache=True, inline="always")
+def _hidden_index(i, sl, trump):
+    """True when draw-list entry ``i`` is face down (with a trump the last entry is the face-up bottom card)."""
+    return trump < 0 or i < sl - 1
+
+
+@njit(cache=True, inline="always")
+def _deck_pos(i, h2, trump):
+    """Position in the shuffle ``d`` of draw-list entry ``i`` (a face-down entry)."""
+    return h2 + 1 + i if trump >= 0 else h2 + i
+
+
+@njit(cache=True)
+def _setup(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step):
+    """Read ``player``'s information; fill the placement problem.
+
+    Writes ``deck`` (the shuffle with every place ``player`` knows filled, -1 elsewhere), ``cards[:m]`` (the
+    hidden cards, ascending) with ``bound[k]`` (card ``k`` may lie in places ``0..bound[k]``), ``caps`` (place 0:
+    the opponent's dealt hand; 1..D: his hidden draws in time order; D + 1: the hidden rest of the stock, top first)
+    and ``slots[j]`` (the shuffle position of place ``j``'s entries: for the dealt hand the first position, unused;
+    for a draw its position; for the rest, the position of its first entry), and the public record of every
+    announcement (``rec[i]`` after history step ``rec_step[i]``). Returns ``(m, D, nrec)``; ``m`` is -1 when the
+    state is inconsistent.
+    """
+    n = opts[O_DECK]
+    h = opts[O_HAND]
+    h2 = 2 * h
+    sl = n - h2
+    trump = state[TRUMP]
+    dealer = state[DEALER]
+    fh = 1 - dealer
+    opp = 1 - player
+    # the true game, replayed, gives the public record of each step (only public facts are read from it)
+    true_deck = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        true_deck[i] = deck_card(state, i)
+    tr = np.zeros(state.shape[0], dtype=np.int64)
+    init_from_deck(tr, true_deck, dealer, opts)
+    drawer = np.full(sl, -1, dtype=np.int64)
+    known_at = np.full(n, -1, dtype=np.int64)
+    nhd = 0  # hidden draws of the opponent so far
+    nrec = 0
+    hl = state[HIST_LEN]
+    for i in range(hl):
+        a = state[HIST + i]
+        cur = tr[CUR]
+        if cur == opp:
+            if a < n:
+                if known_at[a] < 0:
+                    known_at[a] = nhd
+            elif a == n + 2:  # ROB: the trump seven was in his hand
+                seven = (n // 4) * trump
+                if known_at[seven] < 0:
+                    known_at[seven] = nhd
+        rev_before = tr[REVEALED + opp]
+        pos_before = tr[STOCK_POS]
+        apply_unchecked(tr, a, opts)
+        new_rev = tr[REVEALED + opp] & ~rev_before
+        while new_rev != 0:
+            c = lowest_index(new_rev)
+            new_rev &= new_rev - 1
+            if known_at[c] < 0:
+                known_at[c] = nhd
+        if a == n or a == n + 1:
+            for j in range(NREC):
+                rec[nrec, j] = tr[_REC_SLOTS[j]]
+            rec_step[nrec] = i
+            nrec += 1
+        if tr[STOCK_POS] > pos_before:
+            w = tr[LEADER]
+            drawer[pos_before] = w
+            drawer[pos_before + 1] = 1 - w
+            for q in range(pos_before, pos_before + 2):
+                if drawer[q] == opp and _hidden_index(q, sl, trump):
+                    nhd += 1
+    pos = tr[STOCK_POS]
+    # the places player knows: his dealt hand (ascending, as a deal notation stores it), his draws, the turn-up
+    for i in range(n):
+        deck[i] = -1
+    known = np.int64(0)
+    k = 0
+    for c in range(n):
+        for i in range(h2):
+            if true_deck[i] == c and (fh if i % 2 == 0 else dealer) == player:
+                while (fh if k % 2 == 0 else dealer) != player:
+                    k += 1
+                deck[k] = c
+                k += 1
+                known |= ONE << c
+    if trump >= 0:
+        deck[h2] = true_deck[h2]
+        known |= ONE << true_deck[h2]
+    nd = 0
+    slots[0] = 0
+    for i in range(pos):
+        if _hidden_index(i, sl, trump):
+            p = _deck_pos(i, h2, trump)
+            if drawer[i] == player:
+                deck[p] = true_deck[p]
+                known |= ONE << true_deck[p]
+            else:
+                nd += 1
+                slots[nd] = p
+    rest = 0
+    for i in range(pos, sl):
+        if _hidden_index(i, sl, trump):
+            if rest == 0:
+                slots[nd + 1] = _deck_pos(i, h2, trump)
+            rest += 1
+    caps[0] = h
+    for j in range(1, nd + 1):
+        caps[j] = 1
+    caps[nd + 1] = rest
+    m = 0
+    for c in range(n):
+        if ((known >> c) & 1) == 0:
+            cards[m] = c
+            bound[m] = known_at[c] if known_at[c] >= 0 else nd + 1
+            m += 1
+    if m != h + nd + rest:
+        return -1, nd, nrec
+    return m, nd, nrec
+
+
+@njit(cache=True)
+def _count(m, bound, caps, nd):
+    """The number of deals of the placement problem (float64): product of binomials, times the rest's orders."""
+    total = 1.0
+    placed = 0
+    for j in range(nd + 1, -1, -1):
+        avail = 0
+        for k in range(m):
+            if bound[k] >= j:
+                avail += 1
+        avail -= placed
+        c = caps[j]
+        if avail < c:
+            return 0.0
+        for q in range(c):
+            total *= (avail - q) / (q + 1.0)
+        placed += c
+    for q in range(2, caps[nd + 1] + 1):
+        total *= q
+    return total
+
+
+@njit(cache=True)
+def _draw(m, cards, bound, caps, nd, rs, loc_of, order, pool):
+    """Draw one placement uniformly: ``loc_of[k]`` gets card ``k``'s place and ``order[t]`` the ``t``-th card
+    (position in ``cards``) drawn for the rest of the stock. Returns False when a place cannot be filled."""
+    npool = 0
+    for j in range(nd + 1, -1, -1):
+        for k in range(m):
+            if bound[k] == j:
+                pool[npool] = k
+                npool += 1
+        for t in range(caps[j]):
+            if npool == 0:
+                return False
+            r = rand_below(rs, npool)
+            k = pool[r]
+            pool[r] = pool[npool - 1]
+            npool -= 1
+            loc_of[k] = j
+            if j == nd + 1:
+                order[t] = k
+    return True
+
+
+@njit(cache=True)
+def _build(state, player, opts, deck, cards, caps, slots, nd, loc_of, order, m, rec, rec_step, nrec, world, wdeck):
+    """Write into ``world`` the game of one placement, replayed; returns True when every action is legal and every
+    announcement's public record equals the recorded one."""
+    n = opts[O_DECK]
+    dealer = state[DEALER]
+    fh = 1 - dealer
+    opp = 1 - player
+    for i in range(n):
+        wdeck[i] = deck[i]
+    # the opponent's dealt hand, ascending, into his deal positions
+    k = 0
+    for q in range(m):
+        if loc_of[q] == 0:
+            while (fh if k % 2 == 0 else dealer) != opp:
+                k += 1
+            wdeck[k] = cards[q]
+            k += 1
+    for q in range(m):
+        j = loc_of[q]
+        if 1 <= j <= nd:
+            wdeck[slots[j]] = cards[q]
+    for t in range(caps[nd + 1]):
+        wdeck[slots[nd + 1] + t] = cards[order[t]]
+    return _replay_ok(state, opts, wdeck, rec, rec_step, nrec, world)
+
+
+@njit(cache=True)
+def _replay_ok(state, opts, wdeck, rec, rec_step, nrec, world):
+    """Replay ``state``'s history on the shuffle ``wdeck`` into ``world``; True when every action is legal and
+    every announcement's public record equals the recorded one."""
+    init_from_deck(world, wdeck, state[DEALER], opts)
+    r = 0
+    n = opts[O_DECK]
+    hl = state[HIST_LEN]
+    for i in range(hl):
+        a = state[HIST + i]
+        # a play is legal by construction: the player's cards are his own at every moment, the opponent's card
+        # was his before he played it (its bound), and final-phase duties concern hands that every world shares
+        if a >= n and not is_legal(world, a, opts):
+            return False
+        apply_unchecked(world, a, opts)
+        if r < nrec and rec_step[r] == i:
+            for j in range(NREC):
+                if world[_REC_SLOTS[j]] != rec[r, j]:
+                    return False
+            r += 1
+    return True
+
+
+@njit(cache=True)
+def _prepare(state, player, opts):
+    n = opts[O_DECK]
+    cap_h = 3 * n
+    deck = np.zeros(n, dtype=np.int64)
+    cards = np.zeros(n, dtype=np.int64)
+    bound = np.zeros(n, dtype=np.int64)
+    caps = np.zeros(n + 2, dtype=np.int64)
+    slots = np.zeros(n + 2, dtype=np.int64)
+    rec = np.zeros((cap_h, NREC), dtype=np.int64)
+    rec_step = np.zeros(cap_h, dtype=np.int64)
+    m, nd, nrec = _setup(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step)
+    total = 0.0 if m < 0 else _count(m, bound, caps, nd)
+    return deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total
+
+
+@njit(cache=True)
+def count_candidates(state, player, opts):
+    """The number of deals satisfying the per-card facts of ``player``'s view (float64).
+
+    Without announcements in the history (or when none of them depends on the hidden cards) this is the number
+    of worlds; otherwise the worlds are the candidates whose replay matches every announcement.
+    """
+    return _prepare(state, player, opts)[10]
+
+
+@njit(cache=True)
+def _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, rs, world,
+                 loc_of, order, pool, wdeck):
+    for _ in range(MAX_TRIES):
+        if not _draw(m, cards, bound, caps, nd, rs, loc_of, order, pool):
+            return False
+        if _build(state, player, opts, deck, cards, caps, slots, nd, loc_of, order, m, rec, rec_step, nrec, world,
+                  wdeck):
+            return True
+    return False
+
+
+@njit(cache=True)
+def resample_hidden(state, player, opts, rng, scratch):
+    """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
+
+    ``ok`` is False (state unchanged) only when no world was found (an inconsistent state, or ``MAX_TRIES``
+    candidates rejected). ``scratch`` is unused (kept for the common kernel signature).
+    """
+    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
+    if not total > 0.0:
+        return rng, False
+    n = opts[O_DECK]
+    world = np.zeros(state.shape[0], dtype=np.int64)
+    loc_of = np.zeros(n, dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)
+    pool = np.zeros(n, dtype=np.int64)
+    wdeck = np.zeros(n, dtype=np.int64)
+    rs = np.zeros(1, dtype=np.int64)
+    rs[0] = rng
+    ok = _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, rs, world,
+                      loc_of, order, pool, wdeck)
+    if ok:
+        state[:] = world
+    return rs[0], ok
+
+
+@njit(cache=True)
+def sample_worlds(state, player, opts, seed, out):
+    """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
+    count = out.shape[0]
+    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
+    if not total > 0.0:
+        return count
+    n = opts[O_DECK]
+    loc_of = np.zeros(n, dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)
+    pool = np.zeros(n, dtype=np.int64)
+    wdeck = np.zeros(n, dtype=np.int64)
+    base = stream_seed(seed, player)
+    rs = np.zeros(1, dtype=np.int64)
+    fails = 0
+    for i in range(count):
+        rs[0] = stream_seed(base, i)
+        if not _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, rs,
+                            out[i], loc_of, order, pool, wdeck):
+            fails += 1
+    return fails
+
+
+@njit(cache=True)
+def acceptance(state, player, opts, seed, tries):
+    """Fraction of ``tries`` candidates that pass the announcement check (a diagnostic for tests and benchmarks)."""
+    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
+    if not total > 0.0:
+        return 0.0
+    n = opts[O_DECK]
+    world = np.zeros(state.shape[0], dtype=np.int64)
+    loc_of = np.zeros(n, dtype=np.int64)
+    order = np.zeros(n, dtype=np.int64)
+    pool = np.zeros(n, dtype=np.int64)
+    wdeck = np.zeros(n, dtype=np.int64)
+    rs = np.zeros(1, dtype=np.int64)
+    rs[0] = stream_seed(seed, player)
+    good = 0
+    for _ in range(tries):
+        _draw(m, cards, bound, caps, nd, rs, loc_of, order, pool)
+        if _build(state, player, opts, deck, cards, caps, slots, nd, loc_of, order, m, rec, rec_step, nrec, world,
+                  wdeck):
+            good += 1
+    return good / tries
+
+
+@njit(cache=True)
+def deal_verdict(state, player, opts, wdeck):
+    """The sampler's membership test for one shuffle ``wdeck`` (same dealer as ``state``): 0 when it is one of
+    the worlds the sampler draws from; 1 when it differs from ``player``'s known places; 2 when a hidden card
+    breaks its per-card bound; 3 when the replay fails (an illegal action or an announcement record differs).
+    Exposed so that tests can compare it with a brute-force check of every observation.
+    """
+    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
+    n = opts[O_DECK]
+    h2 = 2 * opts[O_HAND]
+    dealer = state[DEALER]
+    opp = 1 - player
+    for i in range(n):
+        if deck[i] >= 0 and wdeck[i] != deck[i]:
+            return 1
+    place = np.full(n, -1, dtype=np.int64)
+    for i in range(h2):
+        if ((1 - dealer) if i % 2 == 0 else dealer) == opp:
+            place[wdeck[i]] = 0
+    for j in range(1, nd + 1):
+        place[wdeck[slots[j]]] = j
+    for t in range(caps[nd + 1]):
+        place[wdeck[slots[nd + 1] + t]] = nd + 1
+    for k in range(m):
+        if place[cards[k]] < 0 or place[cards[k]] > bound[k]:
+            return 2
+    world = np.zeros(state.shape[0], dtype=np.int64)
+    if not _replay_ok(state, opts, wdeck, rec, rec_step, nrec, world):
+        return 3
+    return 0
