@@ -17,9 +17,10 @@ plays which unit: it is reproducible, a dead actor's lost unit is played again b
 the same result (the run loses only that actor's unsent trajectories, i.e. time), and ``--resume`` repeats exactly
 what the killed run would have done, because the checkpoint holds the in-flight records and the weights they name.
 What differs from the local backend is the policy lag: unit ``u`` acts with weights up to ``inflight +
-broadcast_every - 1`` updates old instead of the newest ones (the local loop has no lag).
+broadcast_every - 2`` updates old instead of the newest ones (the local loop has no lag).
 
-Ray is imported only here, and this module only when ``backend: ray`` is asked for (:func:`make_ray_collector`).
+Ray is imported (through :mod:`tarockrl._ray`) only when this module is, and it is only when ``backend: ray`` is
+asked for (:func:`make_ray_collector`).
 """
 
 from __future__ import annotations
@@ -27,13 +28,12 @@ from __future__ import annotations
 import copy
 import os
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from tarockrl.errors import TarockError
+from tarockrl._ray import RayBackendError, connect, died_errors, require_ray
 from tarockrl.training.collect import Rollout, iteration_seed
 from tarockrl.training.config import TrainConfig
 
@@ -46,43 +46,6 @@ _POOL_STREAM = 0xBB67AE8584CAA73B
 
 _TEST_KILL_AT_UNIT: int | None = None
 """Tests only: kill (with restart) the actor of the unit dispatched when the learner reaches this iteration."""
-
-
-class RayBackendError(TarockError):
-    """Ray is missing, cannot be reached, or an actor died more often than ``ray.max_actor_restarts`` allows."""
-
-
-def require_ray():
-    """Import and return :mod:`ray`, or raise :class:`RayBackendError` saying how to install it."""
-    try:
-        import ray
-    except ImportError:
-        raise RayBackendError("backend: ray needs the ray package: pip install 'tarockrl[ray]' "
-                              "(or pip install 'ray>=2.9')") from None
-    return ray
-
-
-def connect(address: str | None, num_cpus: int | None = None) -> bool:
-    """Join the Ray cluster at ``address`` or start a local instance; True when this call started Ray.
-
-    Ray already initialised in this process (a test, a notebook) is used as it is. A local instance inherits this
-    process's environment; the folder holding this ``tarockrl`` is put first on its ``PYTHONPATH`` so that the
-    actors import the same code as the learner (a cluster's nodes need tarockrl installed, see docs/ray.md).
-    """
-    ray = require_ray()
-    if ray.is_initialized():
-        return False
-    if address is None:
-        root = str(Path(__file__).resolve().parents[2])
-        paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-        if root not in paths:
-            os.environ["PYTHONPATH"] = os.pathsep.join([root, *paths])
-    try:
-        ray.init(address=address, num_cpus=num_cpus if address is None else None, include_dashboard=False,
-                 log_to_driver=True, ignore_reinit_error=True)
-    except ConnectionError as err:
-        raise RayBackendError(f"cannot reach the Ray cluster at {address!r}: {err}") from None
-    return True
 
 
 def _state_to_numpy(state: dict[str, torch.Tensor]) -> dict[str, np.ndarray]:
@@ -281,8 +244,7 @@ class RayCollector:
             raise RayBackendError(f"unit {iteration} was never dispatched")
         t0 = time.perf_counter()
         restarts = 0
-        died = tuple(getattr(ray.exceptions, n) for n in ("RayActorError", "ActorUnavailableError")
-                     if hasattr(ray.exceptions, n))
+        died = died_errors()
         while True:
             try:
                 rollout, report = ray.get(self.futures[iteration])

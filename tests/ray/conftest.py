@@ -1,0 +1,21 @@
+"""A local Ray instance for the Ray tests, started once (``ray.init(num_cpus=2)``); skipped without Ray."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def ray_local():
+    """A two-CPU local Ray instance whose workers import this checkout of tarockrl."""
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'tarockrl[ray]'): Ray tests skipped")
+    paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if str(ROOT) not in paths:  # the workers are started with this environment
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *paths])
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
