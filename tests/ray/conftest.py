@@ -15,7 +15,14 @@ def ray_local():
     paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     if str(ROOT) not in paths:  # the workers are started with this environment
         os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *paths])
-    if not ray.is_initialized():
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    for attempt in range(3):  # Ray gives its node 30 s to come up, which a loaded 2-core machine can miss
+        if ray.is_initialized():
+            break
+        try:
+            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        except Exception:
+            ray.shutdown()
+            if attempt == 2:
+                raise
     yield ray
     ray.shutdown()
