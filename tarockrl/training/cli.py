@@ -28,7 +28,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest checkpoint")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--backend", choices=["local", "ray"], help="local (this process) or ray (actors, docs/ray.md)")
-    p.add_argument("--ray-address", help="Ray cluster to join (auto, HOST:PORT); default: a local Ray instance")
+    p.add_argument("--ray-address",
+                   help="Ray cluster to join (auto, HOST:PORT; implies --backend ray); default: a local Ray instance")
     p.set_defaults(func=cmd_train)
 
 
@@ -38,8 +39,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     from tarockrl.training.run import train
 
     args.override = list(args.override or [])  # --backend / --ray-address are overrides of the config
-    if args.backend:
-        args.override.append(f"backend={args.backend}")
+    if args.ray_address and args.backend == "local":
+        raise BadConfigError("--ray-address is for --backend ray")
+    if args.backend or args.ray_address:
+        args.override.append(f"backend={args.backend or 'ray'}")
     if args.ray_address:
         args.override.append(f"ray.address={args.ray_address}")
     if args.resume:

@@ -156,6 +156,18 @@ class RayCollector:
         self.started_ray = connect(cfg.ray.address, cfg.ray.local_cpus)
         self.num_actors = cfg.ray.num_actors
         self.inflight = cfg.ray.inflight or 2 * self.num_actors
+        need = self.num_actors * cfg.ray.cpus_per_actor
+        cpus = float(self.ray.cluster_resources().get("CPU", 0))
+        if cpus < need and self.started_ray:
+            self.ray.shutdown()
+            raise RayBackendError(f"ray.num_actors={self.num_actors} x ray.cpus_per_actor={cfg.ray.cpus_per_actor} "
+                                  f"needs more than the {cpus:g} CPUs of the local Ray instance (ray.local_cpus)")
+        if cpus < need:
+            import warnings
+
+            warnings.warn(f"ray.num_actors={self.num_actors} x ray.cpus_per_actor={cfg.ray.cpus_per_actor} is more "
+                          f"than the {cpus:g} CPUs of the Ray cluster: some actors wait for a CPU (and the learner "
+                          f"for their units) until nodes join", stacklevel=2)
         remote = self.ray.remote(RolloutActor).options(
             num_cpus=cfg.ray.cpus_per_actor, max_restarts=cfg.ray.max_actor_restarts, max_task_retries=0)
         data = cfg.model_dump(mode="json")
