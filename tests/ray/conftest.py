@@ -1,4 +1,8 @@
-"""A local Ray instance for the Ray tests, started once (``ray.init(num_cpus=2)``); skipped without Ray."""
+"""A local Ray instance for the Ray tests, started once (``ray.init(num_cpus=2)``); skipped without Ray.
+
+With ``RAY_ADDRESS`` set, the tests join that cluster instead (e.g. one started with ``ray start --head
+--num-cpus=2`` beforehand, on a machine too loaded for Ray's 30-second start-up limit).
+"""
 
 import os
 from pathlib import Path
@@ -19,7 +23,10 @@ def ray_local():
         if ray.is_initialized():
             break
         try:
-            ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+            if os.environ.get("RAY_ADDRESS"):
+                ray.init(address=os.environ["RAY_ADDRESS"], log_to_driver=False)
+            else:
+                ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         except Exception:
             ray.shutdown()
             if attempt == 2:

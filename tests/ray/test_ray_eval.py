@@ -12,6 +12,7 @@ def lines(path):
     return {(r["pair"][0], r["pair"][1], r["board"]): r for r in map(json.loads, path.read_text().splitlines())}
 
 
+@pytest.mark.slow  # Ray's start (~12 s on an idle 2-core machine) plus two actor processes: over the ~20 s limit
 def test_ray_eval_equals_local(ray_local, tmp_path):
     """Random against rules on five Tatteln boards with two Ray actors: every per-board result line and the
     summary equal the local backend's."""

@@ -59,3 +59,20 @@ def test_ray_config_fields_and_cli_flags():
     add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["train", "--backend", "ray", "--ray-address", "10.0.0.5:6379"])
     assert (args.backend, args.ray_address) == ("ray", "10.0.0.5:6379")
+
+
+def test_eval_cli_backend_flags():
+    import argparse
+
+    from tarockrl.errors import TarockError
+    from tarockrl.evaluation.cli import add_eval_parser, cmd_eval
+
+    parser = argparse.ArgumentParser()
+    add_eval_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["eval", "--agents", "random,rules", "--out", "x", "--backend", "ray",
+                              "--ray-address", "auto"])
+    assert (args.backend, args.ray_address) == ("ray", "auto")
+    args = parser.parse_args(["eval", "--agents", "random,rules", "--out", "x", "--backend", "local",
+                              "--ray-address", "auto"])
+    with pytest.raises(TarockError, match="--ray-address is for --backend ray"):
+        cmd_eval(args)
