@@ -29,7 +29,8 @@ def require_ray():
 
 
 def connect(address: str | None, num_cpus: int | None = None) -> bool:
-    """Join the Ray cluster at ``address`` or start a local instance; True when this call started Ray.
+    """Join the Ray cluster at ``address`` (or ``$RAY_ADDRESS``) or start a local instance; True when this call
+    started Ray (and so should shut it down).
 
     Ray already initialised in this process (a test, a notebook) is used as it is. A local instance inherits this
     process's environment; the folder holding this ``tarockrl`` is put first on its ``PYTHONPATH`` so that the
@@ -38,6 +39,7 @@ def connect(address: str | None, num_cpus: int | None = None) -> bool:
     ray = require_ray()
     if ray.is_initialized():
         return False
+    address = address or os.environ.get("RAY_ADDRESS") or None  # Ray's own variable names a cluster too
     if address is None:
         root = str(Path(__file__).resolve().parents[1])
         paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]

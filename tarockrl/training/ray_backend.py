@@ -180,7 +180,7 @@ class RayCollector:
         self.next_unit: int | None = None
         self.pids: dict[int, set[int]] = {}
         self.lost = 0
-        self.stats = {"wait": 0.0, "actor_seconds": 0.0, "bytes": 0.0, "units": 0}
+        self.last = {"wait": 0.0, "actor_seconds": 0.0, "bytes": 0.0}
 
     # -- weights ---------------------------------------------------------------------------------------------
     def _put(self, key: str, state: dict[str, torch.Tensor]) -> None:
@@ -266,11 +266,11 @@ class RayCollector:
                 if restarts > self.cfg.ray.max_actor_restarts + 1:
                     raise RayBackendError(f"the actor of unit {iteration} keeps dying: {err}") from None
                 self._resubmit_actor(iteration % self.num_actors)
-        self.stats["wait"] += time.perf_counter() - t0
-        self.stats["actor_seconds"] += report["seconds"]
-        self.stats["units"] += 1
-        self.stats["bytes"] += sum(a.nbytes for a in (rollout.obs, rollout.masks, rollout.actions, rollout.players,
-                                                       rollout.rows, rollout.steps, rollout.learner))
+        self.last = {"wait": time.perf_counter() - t0, "actor_seconds": report["seconds"],
+                     "bytes": sum(a.nbytes for a in (rollout.obs, rollout.masks, rollout.actions, rollout.players,
+                                                     rollout.rows, rollout.steps, rollout.learner,
+                                                     *rollout.extras.values()))
+                     + (rollout.full_obs.nbytes if rollout.full_obs is not None else 0)}
         self.pids.setdefault(report["actor"], set()).add(report["pid"])
         del self.futures[iteration]
         del self.records[iteration]
@@ -278,12 +278,11 @@ class RayCollector:
         return rollout
 
     def scalars(self) -> dict[str, float]:
-        """Ray scalars for the log: restarts seen, units played again, the learner's waiting share, bytes/unit."""
-        units = max(self.stats["units"], 1)
+        """Ray scalars of the last unit: the learner's wait for it, the actor's time on it, its size; and the actor
+        restarts seen and units played again so far."""
         return {"ray/actor_restarts": float(self.restarts), "ray/lost_units": float(self.lost),
-                "ray/learner_wait_seconds": self.stats["wait"] / units,
-                "ray/actor_seconds_per_unit": self.stats["actor_seconds"] / units,
-                "ray/megabytes_per_unit": self.stats["bytes"] / units / 1e6}
+                "ray/learner_wait_seconds": self.last["wait"], "ray/actor_seconds_per_unit": self.last["actor_seconds"],
+                "ray/megabytes_per_unit": self.last["bytes"] / 1e6}
 
     @property
     def restarts(self) -> int:
