@@ -168,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=int, default=4, help="iterations before the measurement starts")
     ap.add_argument("--rounds", type=int, default=3, help="rollouts for the component costs")
     ap.add_argument("--actor-threads", type=int, default=1)
+    ap.add_argument("--learner-threads", type=int, default=0, help="torch threads of the learner (0: torch's own)")
     ap.add_argument("--estimate", default="8,32,128", help="actor counts of the scaling estimate")
     ap.add_argument("--network-mb-per-s", type=float, default=1250.0,
                     help="the learner node's network bandwidth for the estimate (default 10 Gb/s)")
@@ -175,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     cfg = load_config(args.config, [*args.override, "eval.every_iterations=0", "pool.size=0", "device=cpu"])
+    if args.learner_threads:
+        import torch
+
+        torch.set_num_threads(args.learner_threads)
     out: dict = {"config": args.config, "overrides": args.override, "num_envs": cfg.num_envs,
                  "load_average": os.getloadavg()}
     out["costs"] = component_costs(cfg, args.actor_threads, args.rounds)
