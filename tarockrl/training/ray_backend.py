@@ -181,6 +181,9 @@ class RayCollector:
         self.pids: dict[int, set[int]] = {}
         self.lost = 0
         self.last = {"wait": 0.0, "actor_seconds": 0.0, "bytes": 0.0}
+        self.session = os.urandom(4).hex()              # pool snapshot keys of this process never meet older ones
+        self.snapshot_keys: dict[str, dict[str, torch.Tensor]] = {}
+        self.snapshots_seen = 0
 
     # -- weights ---------------------------------------------------------------------------------------------
     def _put(self, key: str, state: dict[str, torch.Tensor]) -> None:
@@ -209,12 +212,22 @@ class RayCollector:
         snaps = getattr(pool, "snapshots", [])
         if snaps and pool.cfg.share > 0:
             prng = np.random.default_rng(iteration_seed(self.cfg.seed ^ _POOL_STREAM ^ 1, unit))
-            snap = snaps[int(prng.integers(len(snaps)))]
-            key = f"p{id(snap)}"
-            self.weights.setdefault(key, snap)
+            key = self._snapshot_key(snaps[int(prng.integers(len(snaps)))], snaps)
             record.update(opponent=key, share=float(pool.cfg.share))
         self.records[unit] = record
         self._submit(unit)
+
+    def _snapshot_key(self, snap: dict[str, torch.Tensor], snaps: list) -> str:
+        """A key naming this pool snapshot object for as long as it is in the pool (never reused in this run)."""
+        for key, obj in self.snapshot_keys.items():
+            if obj is snap:
+                return key
+        key = f"p{self.session}.{self.snapshots_seen}"
+        self.snapshots_seen += 1
+        self.snapshot_keys = {k: o for k, o in self.snapshot_keys.items() if any(o is x for x in snaps)}
+        self.snapshot_keys[key] = snap
+        self.weights.setdefault(key, snap)
+        return key
 
     def _submit(self, unit: int) -> None:
         record = self.records[unit]
