@@ -40,7 +40,7 @@ def test_two_actors_kill_and_resume_match_an_uninterrupted_run(ray_local, tmp_pa
     assert c["iteration"] == 6 and c["deals"] == 6 * 8 and c["decisions"] > 6 * 8
     assert straight["scalars"]["ray/actor_restarts"] == 0
 
-    monkeypatch.setattr(ray_backend, "_TEST_KILL_AT_UNIT", 3)
+    monkeypatch.setattr(ray_backend, "_TEST_KILL_AT_UNIT", 5)  # dispatched at update 2: actor 1 has run
     killed = train(cfg, tmp_path / "killed", progress=False, max_iterations=6)
     assert ray_backend._TEST_KILL_AT_UNIT is None, "the kill hook did not fire"
     assert killed["scalars"]["ray/actor_restarts"] >= 1
