@@ -72,6 +72,10 @@ def add_eval_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples (default 2000)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--backend", choices=["local", "ray"],
+                   help="local worker processes (default) or ray: boards spread over Ray actors (docs/ray.md)")
+    p.add_argument("--ray-address", help="the Ray cluster to join (auto, HOST:PORT; implies --backend ray); "
+                                         "default: a local Ray instance")
     p.set_defaults(func=cmd_eval)
     return p
 
@@ -87,6 +91,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise TarockError("--boards must be at least 1")
     if args.jobs is not None and args.jobs < 1:
         raise TarockError("--jobs must be at least 1")
+    if args.ray_address and args.backend == "local":
+        raise TarockError("--ray-address is for --backend ray")
+    backend = "ray" if args.ray_address else (args.backend or "local")
     if args.bootstrap < 0:
         raise TarockError("--bootstrap must be non-negative")
     from tarockrl.evaluation.match import resolve_half_width
@@ -98,7 +105,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     cv = None if args.control_variate.strip().lower() in ("", "none", "off") else args.control_variate.strip()
     summary = run_eval(game, specs, boards, args.out, seed=args.seed, jobs=args.jobs, control_variate=cv,
                        records=args.records, resamples=args.bootstrap, half_width=args.half_width,
-                       progress=not args.quiet, board_source=source, plots=not args.no_plots)
+                       progress=not args.quiet, board_source=source, plots=not args.no_plots,
+                       backend=backend, ray_address=args.ray_address)
     print(text_table(summary))
     print(f"report: {args.out}/report.md   every number: {args.out}/results.json")
     return 0

@@ -160,11 +160,12 @@ def _check_manifest(path: Path, manifest: dict) -> None:
 def run_eval(game: Any, specs: list[str], boards: list[Board], out_dir: str | os.PathLike, *, seed: int = 0,
              jobs: int | None = None, control_variate: str | None = "playout", records: bool = False,
              resamples: int = 2000, half_width: float | str = "10%", progress: bool = True, board_source: str = "",
-             plots: bool = True) -> dict[str, Any]:
+             plots: bool = True, backend: str = "local", ray_address: str | None = None) -> dict[str, Any]:
     """Play every pair of ``specs`` on every board (duplicate seatings), resumably, and write the report.
 
-    ``jobs`` worker processes (default: the CPU count; 1 plays in this process). Returns the summary dict that is
-    also written to ``results.json``.
+    ``jobs`` worker processes (default: the CPU count; 1 plays in this process). ``backend="ray"`` plays the boards
+    on Ray actors instead (``jobs`` of them, default the cluster's CPUs; ``ray_address`` names the cluster, else a
+    local Ray instance; docs/ray.md). Returns the summary dict that is also written to ``results.json``.
     """
     from tarockrl.evaluation.report import build_summary, write_outputs
 
@@ -173,7 +174,10 @@ def run_eval(game: Any, specs: list[str], boards: list[Board], out_dir: str | os
     if not boards:
         raise TarockError("an evaluation needs at least one board")
     make_value_function(control_variate)  # validate early
-    if jobs != 1 and not all(isinstance(s, str) for s in specs):
+    if backend not in ("local", "ray"):
+        raise TarockError(f"unknown backend {backend!r}; backends: local, ray")
+    asked_jobs = jobs
+    if (jobs != 1 or backend == "ray") and not all(isinstance(s, str) for s in specs):
         raise TarockError("agent objects can be evaluated with jobs=1 only; register a factory with "
                           "tarockrl.agents.register_agent to use worker processes")
     AgentPool(game, specs)  # a bad spec fails here, before any process starts
@@ -224,7 +228,14 @@ def run_eval(game: Any, specs: list[str], boards: list[Board], out_dir: str | os
     with open(results_path, "a", encoding="utf-8") as fh_res, \
             (open(records_path, "a", encoding="utf-8") if records else _Null()) as fh_rec:
         fh_rec = fh_rec if records else None
-        if todo and jobs == 1:
+        if todo and backend == "ray":  # docs/ray.md; Ray is imported only here
+            from tarockrl.agents import registry as reg
+            from tarockrl.evaluation.ray_backend import run_units_ray
+
+            initargs = (game.name, game.options, specs, [b.to_json() for b in boards], seed, control_variate,
+                        records, labels, dict(reg._FACTORIES))
+            run_units_ray(initargs, todo, asked_jobs, ray_address, lambda rec: finish(rec, fh_res, fh_rec))
+        elif todo and jobs == 1:
             import numba
 
             threads = numba.get_num_threads()

@@ -5,6 +5,7 @@ Examples::
     tarockrl train --config configs/dreierles_dmc_smoke.yaml
     tarockrl train --config configs/dreierles_dmc.yaml -o seed=3 -o dmc.epsilon=0.1 --run-dir runs/d3
     tarockrl train --resume runs/d3                  # after a kill: continues from the newest checkpoint
+    tarockrl train --config configs/dreierles_dmc.yaml --backend ray --ray-address auto   # on a Ray cluster
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--run-dir", help="run directory (default runs/<game>_<algo>_<date-time>)")
     p.add_argument("--resume", metavar="RUN_DIR", help="continue the run in RUN_DIR from its newest checkpoint")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--backend", choices=["local", "ray"], help="local (this process) or ray (actors, docs/ray.md)")
+    p.add_argument("--ray-address",
+                   help="Ray cluster to join (auto, HOST:PORT; implies --backend ray); default: a local Ray instance")
     p.set_defaults(func=cmd_train)
 
 
@@ -34,6 +38,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     from tarockrl.training.config import BadConfigError, apply_overrides, load_config
     from tarockrl.training.run import train
 
+    args.override = list(args.override or [])  # --backend / --ray-address are overrides of the config
+    if args.ray_address and args.backend == "local":
+        raise BadConfigError("--ray-address is for --backend ray")
+    if args.backend or args.ray_address:
+        args.override.append(f"backend={args.backend or 'ray'}")
+    if args.ray_address:
+        args.override.append(f"ray.address={args.ray_address}")
     if args.resume:
         if args.config or args.run_dir:
             raise BadConfigError("--resume takes the run's own config.yaml; give no --config or --run-dir with it")

@@ -132,6 +132,20 @@ class WarmStartConfig(_Section):
     agent: str = Field("rules", min_length=1, description="agent spec (make_agent) whose play is learned from")
 
 
+class RayConfig(_Section):
+    """Distributed self-play on Ray (``backend: ray``): rollout actors feeding one learner (docs/ray.md)."""
+
+    address: str | None = Field(None, description="cluster to join (auto, HOST:PORT, ray://HOST:10001); "
+                                                  "None: start a local Ray instance")
+    num_actors: int = Field(2, ge=1, le=100_000, description="rollout actors, each with its own engine batch")
+    cpus_per_actor: float = Field(1.0, gt=0, description="CPUs Ray reserves for each actor")
+    actor_threads: int = Field(1, ge=1, le=512, description="numba and torch threads inside each actor")
+    broadcast_every: int = Field(1, ge=1, description="publish the learner's weights every this many updates")
+    inflight: int = Field(0, ge=0, description="rollouts dispatched ahead of the learner (0: 2 x num_actors)")
+    max_actor_restarts: int = Field(100, ge=0, description="restarts of a dead actor before the run fails")
+    local_cpus: int | None = Field(None, ge=1, description="num_cpus of a local Ray instance (None: every core)")
+
+
 class TrainConfig(_Section):
     """One training run. Every field can be overridden with ``-o key=value`` (``-o dmc.epsilon=0.1``)."""
 
@@ -152,6 +166,8 @@ class TrainConfig(_Section):
     pool: PoolConfig = Field(default_factory=PoolConfig)
     warm_start: WarmStartConfig = Field(default_factory=WarmStartConfig)
     log_every_iterations: int = Field(1, ge=1, description="console/TensorBoard scalars every this many iterations")
+    backend: Literal["local", "ray"] = Field("local", description="local: this process; ray: actors (docs/ray.md)")
+    ray: RayConfig = Field(default_factory=RayConfig)
 
     @field_validator("game")
     @classmethod

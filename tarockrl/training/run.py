@@ -49,7 +49,8 @@ from tarockrl.training.config import BadConfigError, TrainConfig, config_from_di
 
 __all__ = ["train", "make_learner", "RESUMABLE_OVERRIDES"]
 
-RESUMABLE_OVERRIDES = ("total_decisions", "log_every_iterations", "checkpoint", "eval", "device", "torch_threads")
+RESUMABLE_OVERRIDES = ("total_decisions", "log_every_iterations", "checkpoint", "eval", "device", "torch_threads",
+                       "backend", "ray")
 """Top-level keys that ``--resume`` may change; anything else would make the resumed run another run."""
 
 
@@ -289,7 +290,13 @@ def train(
     for name in ("progress.jsonl", "eval.jsonl"):
         _truncate_jsonl(run_dir / name, start_iteration)
     writer = SummaryWriter(str(run_dir / "tb"), purge_step=start_iteration + 1 if resume else None)
-    collector = Collector(game, cfg.num_envs, cfg.seed, full_obs=getattr(learner, "needs_full_obs", False))
+    if cfg.backend == "ray":  # rollout actors on Ray (docs/ray.md); Ray is imported only here
+        from tarockrl.training.ray_backend import make_ray_collector
+
+        collector = make_ray_collector(cfg, learner, pool)
+        collector.load_state_dict((payload or {}).get("collector"))
+    else:
+        collector = Collector(game, cfg.num_envs, cfg.seed, full_obs=getattr(learner, "needs_full_obs", False))
 
     def save(tag: str | None = None) -> Path:
         data = {
@@ -299,6 +306,8 @@ def train(
             "pool": pool.snapshots, "best": best,
             "extra": learner.extra_state() if hasattr(learner, "extra_state") else {},
         }
+        if hasattr(collector, "state_dict"):  # the Ray backend's in-flight rollouts
+            data["collector"] = collector.state_dict()
         for name, module in learner.modules().items():
             data[name] = module.state_dict()
         for name, opt in learner.optimizers().items():
@@ -345,6 +354,8 @@ def train(
                 "time/network_share": rollout.policy_seconds / max(t2 - t0, 1e-9),
                 "time/learner_share": (t2 - t1) / max(t2 - t0, 1e-9),
             })
+            if hasattr(collector, "scalars"):  # the Ray backend's ray/* scalars
+                scalars.update(collector.scalars())
             step = counters["iteration"]
             if step % cfg.log_every_iterations == 0:
                 for k, v in scalars.items():
