@@ -191,6 +191,9 @@ class TrainConfig(_Section):
         if self.warm_start.decisions and self.algo != "dmc":
             raise ValueError("warm_start.decisions > 0 needs algo: dmc (PPO learns from its own action "
                              "probabilities only)")
+        if self.backend == "ray" and (self.warm_start.decisions or self.pool.rules_share > 0):
+            raise ValueError("backend: ray does not support learning from a fixed agent yet: set "
+                             "warm_start.decisions=0 and pool.rules_share=0, or use backend: local")
         return self
 
     @field_validator("device")

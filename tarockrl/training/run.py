@@ -328,11 +328,12 @@ def train(
             it = counters["iteration"]
             learner.set_progress(counters["decisions"] / cfg.total_decisions)
             warming = warm is not None and counters["decisions"] < cfg.warm_start.decisions
+            state_of = collector.batch.state if hasattr(collector, "batch") else None  # None on Ray (no fixed agent)
             if warming:
                 warm.reseed(rng)
-                rollout = collector.rollout(it, _warm_policy(warm, learner, rng, collector.batch.state))
+                rollout = collector.rollout(it, _warm_policy(warm, learner, rng, state_of))
             else:
-                opp, opp_rows, opp_seats = pool.opponent(rng, cfg.num_envs, game.num_players, collector.batch.state)
+                opp, opp_rows, opp_seats = pool.opponent(rng, cfg.num_envs, game.num_players, state_of)
                 rollout = collector.rollout(it, learner.policy, opp, opp_rows, opp_seats)
             t1 = time.perf_counter()
             scalars = learner.update(rollout, scale)

@@ -42,6 +42,8 @@ def test_unknown_key_names_it_and_suggests():
     ({"num_envs": 0}, "num_envs"), ({"dmc": {"epsilon": 2}}, "dmc.epsilon"), ({"game": "chess"}, "unknown game"),
     ({"algo": "a2c"}, "algo"), ({"reward_scale": -1.0}, "reward_scale"), ({"device": "tpu"}, "device"),
     ({"game_options": {"no_such_option": 1}}, "game_options"), ({"network": {"hidden": []}}, "network.hidden"),
+    ({"backend": "ray", "pool": {"rules_share": 0.5}}, "backend: ray"),
+    ({"backend": "ray", "warm_start": {"decisions": 1000}}, "warm_start.decisions=0"),
 ])
 def test_bad_values_are_named(data, word):
     with pytest.raises(BadConfigError, match=word):
