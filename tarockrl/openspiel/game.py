@@ -345,8 +345,13 @@ def from_tarockrl_state(game: TarockSpielGame, tstate: TarockState) -> TarockSpi
     for a in tstate.history():
         replay.apply_action(a)
         d.pending.append(replay._row.copy())
-    if not np.array_equal(replay._row, tstate._row):
-        raise tarockrl.errors.CorruptStateError("the state's deal and history do not replay to the state")
+    # the replay may differ from the state in slots no seat observes (e.g. the stream of random redeals seeded
+    # from the deal's contents); what the information states need is that every seat sees the same
+    if replay.legal_actions() != tstate.legal_actions() or any(
+            not np.array_equal(replay.observation(p), tstate.observation(p)) for p in range(tg.num_players)):
+        raise tarockrl.errors.CorruptStateError(
+            "the state's deal and history do not replay to what its seats observe (information states need the "
+            "deal and the history)")
     d.sync()
     d.tstate = tstate.clone()
     return out
