@@ -16,10 +16,11 @@ The game, as OpenSpiel sees it
   ``current_player()`` is ``pyspiel.PlayerId.CHANCE`` before the deal and ``TERMINAL`` at the end.
 * **Utilities**: the zero-sum settlement in game points at the end (``State.returns()``), nothing before;
   ``min_utility``/``max_utility`` are safe bounds, not tight ones (:data:`UTILITY_BOUND`).
-* **Information state string**: exact perfect recall. It is ``"p<player> t<steps> <digest>"`` where the digest
-  is a running BLAKE2b hash of every observation the player has had since the deal (tarockrl's observation
-  shows only what the seat may know), so two histories get the same string exactly when the player saw the same
-  sequence of observations.
+* **Information state string**: exact perfect recall. It is ``"p<player> t<n> <digest>"`` where the digest
+  is a running BLAKE2b hash of the sequence of observations the player has had since the deal, an observation
+  repeated unchanged counted once (tarockrl's observation shows only what the seat may know, so a step that
+  leaves it unchanged, such as the declarer's hidden NO_ANNOUNCE in Dreierles, is a step the player cannot
+  see): two histories get the same string exactly when the player saw the same sequence of observations.
 * **Information state tensor** and **observation tensor**: tarockrl's observation vector of the player
   (``State.observation``, layout in the game's ``observe`` module). It records what matters of the past (cards
   played and won per seat, bids, knocks, announcements) but is *not* strictly perfect recall (for example, the
@@ -194,13 +195,15 @@ class _Deal:
     """The per-state data of :class:`TarockSpielState`; pyspiel clones a Python state by deep-copying its
     attributes, so this object's ``__deepcopy__`` is the state's clone (cheap: the game objects are shared)."""
 
-    __slots__ = ("game", "tstate", "digests", "done", "pending")
+    __slots__ = ("game", "tstate", "digests", "counts", "last", "pending")
 
     def __init__(self, game: TarockSpielGame) -> None:
         self.game = game
         self.tstate: TarockState | None = None
-        self.digests = [b""] * game.tarock_game.num_players  # running hash per player of its observations
-        self.done = 0  # observations hashed into digests (1 after the deal, +1 per action)
+        n = game.tarock_game.num_players
+        self.digests = [b""] * n  # running hash per player of its observations
+        self.counts = [0] * n  # distinct consecutive observations hashed per player
+        self.last = [b""] * n  # the last observation hashed per player (bytes)
         self.pending: list[np.ndarray] = []  # rows not yet hashed (hashing is lazy: rollouts never ask)
 
     def __deepcopy__(self, memo: dict) -> _Deal:
@@ -208,7 +211,8 @@ class _Deal:
         other.game = self.game
         other.tstate = None if self.tstate is None else self.tstate.clone()
         other.digests = list(self.digests)
-        other.done = self.done
+        other.counts = list(self.counts)
+        other.last = list(self.last)
         other.pending = list(self.pending)  # rows are never written after they are stored
         return other
 
@@ -222,10 +226,14 @@ class _Deal:
         for row in self.pending:
             for p in range(tg.num_players):
                 d.observe(row, np.int64(p), opts, out)
+                raw = out.tobytes()
+                if raw == self.last[p]:  # nothing this player could see happened (e.g. a hidden decision)
+                    continue
                 h = hashlib.blake2b(self.digests[p], digest_size=_DIGEST)
-                h.update(out.tobytes())
+                h.update(raw)
                 self.digests[p] = h.digest()
-            self.done += 1
+                self.counts[p] += 1
+                self.last[p] = raw
         self.pending = []
 
 
@@ -326,7 +334,7 @@ class TarockSpielState(pyspiel.State):
         if d.tstate is None:
             return f"p{player} chance"
         d.sync()
-        return f"p{player} t{d.done} {d.digests[player].hex()}"
+        return f"p{player} t{d.counts[player]} {d.digests[player].hex()}"
 
 
 def from_tarockrl_state(game: TarockSpielGame, tstate: TarockState) -> TarockSpielState:

@@ -111,6 +111,16 @@ def test_infostate_strings_are_perfect_recall_and_resampling_keeps_them(name):
         assert world.information_state_string(player) == key
         assert world.observation_tensor(player) == state.observation_tensor(player)
         assert world.legal_actions() == state.legal_actions()
+    # at every decision of whole deals (hidden decisions, e.g. a declined announcement, do not count as steps)
+    for deal in range(3):
+        state = game.new_initial_state()
+        state.apply_action(deal)
+        while not state.is_terminal():
+            player = state.current_player()
+            world = state.resample_from_infostate(player, sampler)
+            assert world.information_state_string(player) == state.information_state_string(player)
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
 
 
 def test_python_mcts_ismcts_and_evaluate_bots():
