@@ -648,9 +648,9 @@ class Batch:
     def observations(self, players: np.ndarray | None = None, obs_dtype: Any = "float32") -> np.ndarray:
         """float32[n, observation_size]: each row seen by its current player (or by ``players[i]``).
 
-        Rows that are over (or given player -1) get zeros (as codes: the codes of zeros). ``obs_dtype="uint8"`` or ``"int8"`` gives compact
+        Rows that are over (or given player -1) get zeros. ``obs_dtype="uint8"`` or ``"int8"`` gives compact
         integer codes written directly by the driver (see :mod:`tarockrl.games.obs_dtype`: equal to the float32
-        observation on every binary entry, the counts as integers, settlements clipped).
+        observation on every binary entry, the counts as integers, settlements clipped; zeros coded too).
         """
         from tarockrl.games.obs_dtype import check_obs_dtype, code_driver, dtype_range, observation_codes
         from tarockrl.games.validate import check_int_array
