@@ -25,6 +25,7 @@ def main() -> None:
     p.add_argument("--specs", nargs="+", default=["openspiel:ismcts,simulations=20"])
     p.add_argument("--deals", type=int, default=3)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-decisions", type=int, default=0, help="stop a spec after this many timed decisions")
     args = p.parse_args()
     game = tarockrl.make_game(args.game)
     print(f"load average {os.getloadavg()[0]:.1f}; game {args.game}; {args.deals} deals, the bot in every seat")
@@ -32,6 +33,7 @@ def main() -> None:
         agent = make_agent(spec, game, seed=args.seed)
         agent.step(game.new_initial_state(seed=10_000))  # first call: imports and kernels loaded
         times = []
+        cpu0 = time.process_time()
         for d in range(args.deals):
             state = game.new_initial_state(seed=args.seed, deal_id=d)
             while not state.is_terminal():
@@ -41,8 +43,13 @@ def main() -> None:
                 if searched:
                     times.append(time.perf_counter() - t)
                 state.apply_action(a)
-        print(f"{spec}: {len(times)} decisions, mean {1000 * statistics.mean(times):.1f} ms, "
-              f"median {1000 * statistics.median(times):.1f} ms per decision")
+                if args.max_decisions and len(times) >= args.max_decisions:
+                    break
+            if args.max_decisions and len(times) >= args.max_decisions:
+                break
+        cpu = time.process_time() - cpu0
+        print(f"{spec}: {len(times)} decisions, CPU {1000 * cpu / len(times):.1f} ms per decision; wall: mean "
+              f"{1000 * statistics.mean(times):.1f} ms, median {1000 * statistics.median(times):.1f} ms")
 
 
 if __name__ == "__main__":
