@@ -4,6 +4,7 @@ Run::
 
     python scripts/bench_envs.py                      # every game, 3 s per measurement
     python scripts/bench_envs.py --game dreierles --seconds 5 --num-envs 4096
+    python scripts/bench_envs.py --vector-only --obs-dtype float32 --obs-dtype uint8   # compact observations
 
 Figures (learner steps per second; a learner step = one action of the learning seat plus every opponent action up
 to its next turn, random opponents played inside the engine):
@@ -129,9 +130,10 @@ def bench_state_loop(game: str, seconds: float) -> Rate:
     return timed(run, seconds)
 
 
-def bench_vector(game: str, seconds: float, num_envs: int, threads: int | None) -> tuple[Rate, Rate]:
+def bench_vector(game: str, seconds: float, num_envs: int, threads: int | None,
+                 obs_dtype: str = "float32") -> tuple[Rate, Rate]:
     envs = gymnasium.make_vec(env_id(game), num_envs=num_envs, vectorization_mode="vector_entry_point",
-                              num_threads=threads)
+                              num_threads=threads, obs_dtype=obs_dtype)
     obs, info = envs.reset(seed=0)
     actions = np.zeros(num_envs, dtype=np.int64)
     rng_state = np.int64(88172645463325252)
@@ -188,7 +190,11 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="game(s) to run (default: every game)")
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     parser.add_argument("--num-envs", type=int, default=4096, help="sub-envs of the vector env")
+    parser.add_argument("--obs-dtype", action="append", choices=("float32", "uint8", "int8"),
+                        help="observation dtype(s) of the vector env, measured side by side (default: float32)")
+    parser.add_argument("--vector-only", action="store_true", help="only the vector env (one thread per dtype)")
     args = parser.parse_args()
+    dtypes = args.obs_dtype or ["float32"]
     games = args.game or tarockrl.list_games()
     threads = numba.get_num_threads()
     load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
@@ -196,6 +202,15 @@ def main() -> None:
           f"threads{load}")
     print("rates: steps per wall-clock second | steps per CPU second of this process (= per core)")
     for game in games:
+        if args.vector_only:
+            print(f"\n== {game}: vector env, 1 thread, {args.num_envs} envs (steps per CPU second = per core)")
+            for dt in dtypes:
+                bench_vector(game, 0.2, args.num_envs, 1, dt)  # compile outside the measurement
+            for dt in dtypes:
+                total, step_only = bench_vector(game, args.seconds, args.num_envs, 1, dt)
+                print(f"  obs_dtype={dt:<8} {total.per_cpu_s:>12,.0f} per core (loop) | {step_only.per_cpu_s:>12,.0f} "
+                      f"per core (env.step only) | {total.per_s:>12,.0f} per wall-clock s")
+            continue
         bench_single(game, 0.2, True)  # compile outside the measurements
         base = bench_state_loop(game, args.seconds)
         single = bench_single(game, args.seconds, False)

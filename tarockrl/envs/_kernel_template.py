@@ -96,7 +96,8 @@ P_FIRST_DEAL = 2
 P_AUTORESET = 3  # 0 next_step, 1 same_step, 2 disabled
 P_MAX_SKIPS = 4
 P_WANT_FINAL_OBS = 5
-NUM_PARAMS = 6
+P_OBS_CODES = 6  # 1: observations go to ``qout``/``qfinal`` as integer codes (tarockrl.games.obs_dtype)
+NUM_PARAMS = 7
 F_SCALE = 0
 F_ILLEGAL_REWARD = 1
 NUM_FPARAMS = 2
@@ -194,10 +195,24 @@ def settle(row, ctrl, opts, kinds, scratch):
 
 
 @njit(cache=True)
-def emit(row, player, opts, legal_out, obs_out, mask_out):
-    """Observation of ``player`` into ``obs_out``; its legal actions into ``legal_out`` (bool) and ``mask_out``
-    (int8), both all False / 0 unless ``player`` is to move."""
-    observe(row, player, opts, obs_out)
+def observe_row(row, player, opts, i, obs_out, qout, codes, oscratch, coded):
+    """Observation of ``player`` into row ``i`` of ``obs_out`` (float32), or, when ``coded``, as integer codes
+    into row ``i`` of ``qout`` through the float32 scratch ``oscratch`` (``codes``: DEN, OFF, [lo, hi])."""
+    if coded:  # the loop of tarockrl.games.obs_dtype.quantize_row (kept here: no dependency outside the hash)
+        observe(row, player, opts, oscratch)
+        den, off, lo, hi, dst = codes[0], codes[1], codes[2, 0], codes[2, 1], qout[i]
+        for j in range(OBS_SIZE):
+            v = np.rint(oscratch[j] * den[j] + off[j])
+            dst[j] = min(max(v, lo), hi)
+    else:
+        observe(row, player, opts, obs_out[i])
+
+
+@njit(cache=True)
+def emit(row, player, opts, legal_out, i, obs_out, qout, codes, oscratch, coded, mask_out):
+    """Observation of ``player`` into row ``i`` (see :func:`observe_row`); its legal actions into ``legal_out``
+    (bool) and ``mask_out`` (int8), both all False / 0 unless ``player`` is to move."""
+    observe_row(row, player, opts, i, obs_out, qout, codes, oscratch, coded)
     if row[SLOT_PHASE] != TERMINAL_PHASE and row[SLOT_CUR] == player:
         legal_mask(row, opts, legal_out)
         mask_out[:] = legal_out.view(np.int8)
@@ -219,10 +234,11 @@ def _next_episode(i, row, c, params, opts):
 
 @njit(cache=True)
 def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out,
-                 rew_out, term_out, ret_out, final_obs):
+                 rew_out, term_out, ret_out, final_obs, qout, qfinal, codes, oscratch):
     """One row of the single-agent envs; returns its status (also stored in ``ctrl[i, C_STATUS]``)."""
     row = rows[i]
     c = ctrl[i]
+    coded = params[P_OBS_CODES] != 0
     ended = False  # the learner's episode ended in this call and waits to be reported / reset
     if op != OP_RESUME:
         rew_out[i] = 0.0
@@ -267,11 +283,11 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
                     _next_episode(i, row, c, params, opts)
                     continue
             elif code == READY:
-                emit(row, c[C_SEAT], opts, legal[i], obs_out[i], mask_out[i])
+                emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])
                 c[C_STATUS] = READY
                 return READY
             elif code == AGENT:
-                emit(row, row[SLOT_CUR], opts, legal[i], obs_out[i], mask_out[i])
+                emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])
                 c[C_STATUS] = AGENT
                 return AGENT
             else:
@@ -280,18 +296,19 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
         # the learner's episode is over
         if params[P_AUTORESET] == AUTORESET_SAME_STEP:
             if params[P_WANT_FINAL_OBS] != 0:
-                observe(row, c[C_SEAT], opts, final_obs[i])
+                observe_row(row, c[C_SEAT], opts, i, final_obs, qfinal, codes, oscratch, coded)
             _next_episode(i, row, c, params, opts)
             ended = False
             continue
-        emit(row, c[C_SEAT], opts, legal[i], obs_out[i], mask_out[i])  # over: zero mask
+        emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])  # over: no mask
         c[C_NEEDS_RESET] = 1
         c[C_STATUS] = DONE
         return DONE
 
 
 @njit(cache=True)
-def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_out, mask_out, term_out, ret_out):
+def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_out, mask_out, term_out, ret_out,
+                  qout, codes, oscratch):
     """One row of the self-play batch: the seat to move plays ``action``; returns its status."""
     row = rows[i]
     c = ctrl[i]
@@ -308,20 +325,25 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
             term_out[i] = True
             if params[P_AUTORESET] == AUTORESET_SAME_STEP:
                 _next_episode(i, row, c, params, opts)
+    coded = params[P_OBS_CODES] != 0
     if row[SLOT_PHASE] == TERMINAL_PHASE:
-        obs_out[i, :] = 0.0
+        if coded:  # the codes of an all-zero observation
+            for j in range(OBS_SIZE):
+                qout[i, j] = codes[1, j]
+        else:
+            obs_out[i, :] = 0.0
         mask_out[i, :] = 0
         legal[i, :] = False
         c[C_STATUS] = DONE
         return DONE
-    emit(row, row[SLOT_CUR], opts, legal[i], obs_out[i], mask_out[i])
+    emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])
     c[C_STATUS] = READY
     return READY
 
 
 @njit(cache=True, nogil=True)
 def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out, rew_out, term_out,
-        ret_out, final_obs):
+        ret_out, final_obs, qout, qfinal, codes):
     """Run ``ops[i]`` with ``actions[i]`` on rows ``lo .. hi-1``; returns ``(rows waiting for an agent, broken)``.
 
     Learner ops (single env and vector env): ``OP_STEP`` plays the learner's action (a row waiting for a reset
@@ -330,9 +352,14 @@ def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, o
     ``OP_RESET`` starts the row's next deal, ``OP_RESET_ID`` deal ``actions[i]``, ``OP_BEGIN`` the deal already in
     the row. Self-play ops: ``OP_SP_STEP`` plays the action of the seat to move, ``OP_SP_RESET`` deals.
 
+    With ``params[P_OBS_CODES]`` set, observations are written as integer codes into ``qout`` / ``qfinal``
+    (uint8 or int8; ``codes`` = float64 rows DEN, OFF and [lo, hi] of :mod:`tarockrl.games.obs_dtype`) and
+    ``obs_out`` / ``final_obs`` are not touched; otherwise ``qout``, ``qfinal`` and ``codes`` are not read.
+
     The GIL is released, so callers split a batch into row ranges run by several threads; rows are independent.
     """
     scratch = scratch_words()
+    oscratch = np.empty(OBS_SIZE, dtype=np.float32)
     n_agent = 0
     n_broken = 0
     for i in range(lo, hi):
@@ -341,10 +368,10 @@ def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, o
             continue
         if op >= OP_SP_STEP:
             st = _selfplay_row(i, op, actions[i], rows, ctrl, opts, params, legal, scratch, obs_out, mask_out,
-                               term_out, ret_out)
+                               term_out, ret_out, qout, codes, oscratch)
         else:
             st = _learner_row(i, op, actions[i], rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out,
-                              mask_out, rew_out, term_out, ret_out, final_obs)
+                              mask_out, rew_out, term_out, ret_out, final_obs, qout, qfinal, codes, oscratch)
         if st == AGENT:
             n_agent += 1
         elif st == BROKEN or st == NO_DECISION:

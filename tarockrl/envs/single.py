@@ -124,6 +124,7 @@ class TarockEnv(gymnasium.Env):
         self._params[k.P_AUTORESET] = k.AUTORESET_DISABLED
         self._params[k.P_MAX_SKIPS] = _MAX_SKIPS
         self._fparams = np.array([self.reward_scale, self.illegal_reward], dtype=np.float64)
+        self._no_codes = (np.zeros((1, 1), np.uint8), np.zeros((3, 1), np.float64))  # run's unused code buffers
         self._legal = np.zeros((1, g.num_actions), dtype=np.bool_)
         self._obs_buf = np.zeros((1, g.observation_size), dtype=np.float32)
         self._mask_buf = np.zeros((1, g.num_actions), dtype=np.int8)
@@ -233,7 +234,7 @@ class TarockEnv(gymnasium.Env):
         g = self.game
         args = (self._rows, self._ctrl, op, self._act, self._opts, self.opponents.kinds, self._params,
                 self._fparams, self._legal, self._obs_buf, self._mask_buf, self._rew, self._term, self._ret,
-                self._obs_buf)  # final_obs: unused without autoreset
+                self._obs_buf, self._no_codes[0], self._no_codes[0], self._no_codes[1])  # final_obs: unused
         self._status = -2  # until this call completes: an exception below leaves the episode unusable
         waiting, broken = k.run(0, 1, *args)
         if on_begin is not None and self.opponents.agents.count(None) < len(self.opponents.agents):

@@ -26,6 +26,7 @@ from tarockrl.envs.common import (
     observation_space,
     parse_opponents,
     resolve_game,
+    resolve_reward_scale,
     to_int64,
 )
 from tarockrl.errors import IllegalActionError
@@ -65,7 +66,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         opponents: as in :class:`tarockrl.envs.TarockEnv`; Python agents are called once per seat and round with
             a batch (``act_batch`` when they have it).
         illegal_action: ``"raise"`` (``IllegalActionError`` naming the sub-envs; nothing changes) or ``"lose"``.
-        reward_scale, illegal_reward: as in the single env.
+        reward_scale, illegal_reward: as in the single env (``reward_scale="auto"`` included).
         autoreset_mode: ``"same_step"`` (default), ``"next_step"`` or ``"disabled"`` (a
             ``gymnasium.vector.AutoresetMode`` works too).
         copy: return copies of the output arrays (default False: views of internal buffers that the next call
@@ -73,6 +74,10 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         final_observation: with ``same_step``, also write the final observation of finished episodes to
             ``info["final_obs"]`` (costs one extra observation per finished episode).
         num_threads: threads stepping the sub-envs (default ``numba.get_num_threads()``).
+        obs_dtype: ``"float32"`` (default: the engine's vectors with the unbounded fields squashed into
+            ``(-1, 1)`` as in the single env) or ``"uint8"`` / ``"int8"``: compact integer codes written by the
+            driver (:mod:`tarockrl.games.obs_dtype`: the binary entries equal the float32 ones, counts are
+            integers, settlement fields clip; decode with ``tarockrl.games.obs_dtype.decode_observations``).
         **rules_options: the game's rules options.
     """
 
@@ -83,13 +88,14 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         seat: Any = 0,
         opponents: Any = None,
         illegal_action: str = "raise",
-        reward_scale: float = 1.0,
+        reward_scale: float | str = 1.0,
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
         autoreset_mode: str | AutoresetMode = AutoresetMode.SAME_STEP,
         copy: bool = False,
         final_observation: bool = True,
         num_threads: int | None = None,
         render_mode: str | None = None,
+        obs_dtype: Any = "float32",
         **rules_options: Any,
     ) -> None:
         """Create the vector env (see the class docstring for the arguments)."""
@@ -105,15 +111,33 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
+        from tarockrl.envs.bounds import observation_bounds
+        from tarockrl.games.obs_dtype import check_obs_dtype, dtype_range, observation_codes
+
+        self.obs_dtype = check_obs_dtype(obs_dtype)
         self.illegal_action, self.illegal_reward, self.reward_scale = check_illegal(
-            illegal_action, illegal_reward, reward_scale
+            illegal_action, illegal_reward, resolve_reward_scale(reward_scale, g)
         )
         self.copy = bool(copy)
         self.final_observation = bool(final_observation)
         seats, fixed = self._parse_seats(seat)
         self.opponents = parse_opponents(opponents, g.num_players, fixed)
         self.single_action_space = gymnasium.spaces.Discrete(g.num_actions)
-        self.single_observation_space = observation_space(g)
+        self._coded = self.obs_dtype != np.float32
+        self._bounds = observation_bounds(g)
+        if self._coded:
+            den, off = observation_codes(g, self.obs_dtype)
+            lo, hi = dtype_range(self.obs_dtype)
+            self._codes = np.zeros((3, g.observation_size), dtype=np.float64)
+            self._codes[0], self._codes[1], self._codes[2, :2] = den, off, (lo, hi)
+            low = np.clip(np.rint(self._bounds.low * den + off), lo, hi)
+            high = np.clip(np.rint(self._bounds.high * den + off), lo, hi)
+            low[self._bounds.squashed], high[self._bounds.squashed] = lo, hi  # settlements clip at the range
+            self.single_observation_space = gymnasium.spaces.Box(
+                low=low.astype(self.obs_dtype), high=high.astype(self.obs_dtype), dtype=self.obs_dtype)
+        else:
+            self._codes = np.zeros((3, 1), dtype=np.float64)
+            self.single_observation_space = observation_space(g, bounded=True)
         self.action_space = batch_space(self.single_action_space, n)
         self.observation_space = batch_space(self.single_observation_space, n)
 
@@ -130,16 +154,21 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._params[k.P_AUTORESET] = _AUTORESET[self.autoreset_mode]
         self._params[k.P_MAX_SKIPS] = _MAX_SKIPS
         self._params[k.P_WANT_FINAL_OBS] = 1 if self.final_observation else 0
+        self._params[k.P_OBS_CODES] = 1 if self._coded else 0
         self._fparams = np.array([self.reward_scale, self.illegal_reward], dtype=np.float64)
         self._legal = np.zeros((n, g.num_actions), dtype=np.bool_)
-        self._obs = np.zeros((n, g.observation_size), dtype=np.float32)
+        self._obs = np.zeros((1 if self._coded else n, g.observation_size), dtype=np.float32)
+        self._qobs = np.zeros((n if self._coded else 1, g.observation_size), dtype=self.obs_dtype if self._coded
+                              else np.uint8)
         self._masks = np.zeros((n, g.num_actions), dtype=np.int8)
         self._rew = np.zeros(n, dtype=np.float64)
         self._term = np.zeros(n, dtype=np.bool_)
         self._trunc = np.zeros(n, dtype=np.bool_)
         self._ret = np.zeros((n, g.num_players), dtype=np.float64)
         want_final = self.final_observation and self.autoreset_mode == AutoresetMode.SAME_STEP
-        self._final = np.zeros((n, g.observation_size) if want_final else (1, g.observation_size), dtype=np.float32)
+        final_rows = n if want_final else 1
+        self._final = np.zeros((1 if self._coded else final_rows, g.observation_size), dtype=np.float32)
+        self._qfinal = np.zeros((final_rows if self._coded else 1, g.observation_size), dtype=self._qobs.dtype)
         self._ops_step = np.full(n, k.OP_STEP, dtype=np.int64)
         self._ops_reset = np.full(n, k.OP_RESET, dtype=np.int64)
         self._all_true = np.ones(n, dtype=np.bool_)
@@ -203,7 +232,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
             info["returns"] = self._out(self._ret)
             info["_returns"] = term
             if self.autoreset_mode == AutoresetMode.SAME_STEP and self.final_observation:
-                info["final_obs"] = self._out(self._final)
+                info["final_obs"] = self._out(self._qfinal if self._coded else self._final)
                 info["_final_obs"] = term
         return info
 
@@ -212,7 +241,8 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._interrupted = True  # until the step completes (an agent or engine error leaves rows mid-turn)
         waiting, broken = self._runner(
             self._rows, self._ctrl, ops, actions, self._opts, self.opponents.kinds, self._params, self._fparams,
-            self._legal, self._obs, self._masks, self._rew, self._term, self._ret, self._final,
+            self._legal, self._obs, self._masks, self._rew, self._term, self._ret, self._final, self._qobs,
+            self._qfinal, self._codes,
         )
         self._waiting = waiting
         if broken:
@@ -238,7 +268,13 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
                 idx = waiting[rel == r]
                 agent = self.opponents.agents[r]
                 masks = self._masks[idx]
-                acts = np.asarray(act_batch(agent, self._obs[idx], masks))
+                if self._coded:
+                    from tarockrl.games.obs_dtype import decode_observations
+
+                    obs = decode_observations(self._qobs[idx], self.game)
+                else:
+                    obs = self._obs[idx]
+                acts = np.asarray(act_batch(agent, obs, masks))
                 if not np.issubdtype(acts.dtype, np.integer):
                     raise IllegalActionError(f"opponent agent {agent!r} returned non-integer actions {acts!r}")
                 acts = acts.astype(np.int64)
@@ -292,7 +328,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._finish_agents()
         self._interrupted = False
         self._started = True
-        return self._out(self._obs), self._info(False)
+        return self._out(self._observations(None if mask is None else mask)), self._info(False)
 
     def step(self, actions: Any):
         """Step every sub-env with the learners' ``actions`` (int array of shape ``(num_envs,)``)."""
@@ -322,8 +358,24 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         if self._waiting:
             self._finish_agents()
         self._interrupted = False
-        return (self._out(self._obs), self._out(self._rew), self._out(self._term), self._out(self._trunc),
-                self._info(True))
+        return (self._out(self._observations(self._all_true, self._term)), self._out(self._rew), self._out(self._term),
+                self._out(self._trunc), self._info(True))
+
+    def _observations(self, rows: np.ndarray | None, final_rows: np.ndarray | None = None) -> np.ndarray:
+        """The observations of this call: codes, or the float32 vectors with their unbounded fields squashed
+        (only in the rows written by this call, bool masks; ``None``: all; ``final_rows``: rows of final_obs)."""
+        if self._coded:
+            return self._qobs
+        idx = self._bounds.squashed
+        if idx.size:
+            for arr, which in ((self._obs, rows), (self._final, final_rows)):
+                if arr is self._final and (final_rows is None or arr.shape[0] != self.num_envs):
+                    continue
+                sel = np.arange(arr.shape[0]) if which is None else np.flatnonzero(which)
+                if sel.size:
+                    x = arr[np.ix_(sel, idx)]
+                    arr[np.ix_(sel, idx)] = x / (1.0 + np.abs(x))
+        return self._obs
 
     def _raise_illegal(self, acts: np.ndarray, bad: int):
         k = self._k
@@ -391,7 +443,9 @@ observation and mask. Example::
         actions = np.argmax(info["action_mask"], axis=1)        # the first legal action of each sub-env
         obs, rewards, terminated, truncated, info = envs.step(actions)
 
-Spaces: ``observation_space`` is ``Box(num_envs, {d.observation_size})`` float32, ``action_space``
+Spaces: ``observation_space`` is ``Box(num_envs, {d.observation_size})`` float32 (the unbounded fields squashed into
+``(-1, 1)`` as in the single env; ``obs_dtype="uint8"``/``"int8"``: integer codes, see
+:mod:`tarockrl.games.obs_dtype`), ``action_space``
 ``MultiDiscrete([{d.num_actions}] * num_envs)``.
 
 Outputs

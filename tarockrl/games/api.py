@@ -645,12 +645,17 @@ class Batch:
         result[~self.is_terminal()] = 0.0
         return result
 
-    def observations(self, players: np.ndarray | None = None) -> np.ndarray:
+    def observations(self, players: np.ndarray | None = None, obs_dtype: Any = "float32") -> np.ndarray:
         """float32[n, observation_size]: each row seen by its current player (or by ``players[i]``).
 
-        Rows that are over (or given player -1) get zeros.
+        Rows that are over (or given player -1) get zeros. ``obs_dtype="uint8"`` or ``"int8"`` gives compact
+        integer codes written directly by the driver (see :mod:`tarockrl.games.obs_dtype`: equal to the float32
+        observation on every binary entry, the counts as integers, settlements clipped; zeros coded too).
         """
+        from tarockrl.games.obs_dtype import check_obs_dtype, code_driver, dtype_range, observation_codes
         from tarockrl.games.validate import check_int_array
+
+        dt = check_obs_dtype(obs_dtype)
 
         if players is None:
             players = self.current_players()
@@ -658,8 +663,14 @@ class Batch:
             players = check_int_array("players (seats, or -1 for none)", players, (len(self),), -1,
                                       self.game.num_players - 1)
         players = np.ascontiguousarray(players, dtype=np.int64)
-        out = np.empty((len(self), self.game.observation_size), dtype=np.float32)
-        self.game._def.batch_observe(self.rows, players, self.game._opts, out)
+        out = np.empty((len(self), self.game.observation_size), dtype=dt)
+        if dt == np.float32:
+            self.game._def.batch_observe(self.rows, players, self.game._opts, out)
+        else:
+            den, off = observation_codes(self.game, dt)
+            lo, hi = dtype_range(dt)
+            code_driver(self.game)(self.rows, players, self.game._opts, den, off, np.float64(lo), np.float64(hi),
+                                   out)
         return out
 
     def random_actions(self, seed: int, step_no: int = 0) -> np.ndarray:

@@ -30,7 +30,7 @@ SHRINK = [  # (pasted text, test size): sizes only, never the logic
      'MaskablePPO("MlpPolicy", env, verbose=0, n_steps=64, batch_size=64, n_epochs=1)'),
 ]
 EXTRAS = {"sb3_contrib": "sb3_contrib", "stable_baselines3": "stable_baselines3", "aec_env": "pettingzoo",
-          "torch": "torch"}
+          "torch": "torch", "pyspiel": "pyspiel"}
 
 
 def python_blocks(text: str) -> list[tuple[str, bool]]:
