@@ -61,20 +61,7 @@ from tarockrl.agents.rules._troccas_view import (
     VALUE,
     View,
 )
-from tarockrl.games.troccas.layout import (
-    A_DECLINE,
-    A_DEMAND,
-    A_DOUBLE,
-    A_EARLY,
-    A_FINAL,
-    A_FORCE,
-    A_KEEP,
-    A_KNOCK,
-    A_NO_DEMAND,
-    A_PATTERN,
-    A_THROW,
-    SCART,
-)
+from tarockrl.games.troccas import layout as L
 
 __all__ = ["RulesAgent", "strength", "early_message", "final_message"]
 
@@ -191,25 +178,25 @@ class RulesAgent:
         if legal.size == 1:
             return int(legal[0])
         first = int(legal[0])
-        if first >= A_PATTERN and first < A_NO_DEMAND:
+        if first >= L.A_PATTERN and first < L.A_NO_DEMAND:
             return int(legal[-1])  # §4.2: the largest packets the team may ask for
-        if first >= A_NO_DEMAND and first <= A_DEMAND:
-            return A_DEMAND if mask[A_DEMAND] else first  # §5.7: always demand the jack
+        if first >= L.A_NO_DEMAND and first <= L.A_DEMAND:
+            return L.A_DEMAND if mask[L.A_DEMAND] else first  # §5.7: always demand the jack
         v = View(observation)
-        if first >= A_EARLY and first < A_FINAL:
-            return A_EARLY + early_message(v.hand)
-        if first >= A_FINAL and first < A_KEEP:
-            return A_FINAL + final_message(v.hand)
-        if first in (A_KEEP, A_THROW):
+        if first >= L.A_EARLY and first < L.A_FINAL:
+            return L.A_EARLY + early_message(v.hand)
+        if first >= L.A_FINAL and first < L.A_KEEP:
+            return L.A_FINAL + final_message(v.hand)
+        if first in (L.A_KEEP, L.A_THROW):
             return self._vote(v)
-        if first in (A_DECLINE, A_FORCE):
-            return A_FORCE if mask[A_FORCE] else A_DECLINE  # §4.5: no trump, new deal
-        if mask[A_KNOCK]:
-            return A_KNOCK  # §4.8: an honest signal of the top trump
+        if first in (L.A_DECLINE, L.A_FORCE):
+            return L.A_FORCE if mask[L.A_FORCE] else L.A_DECLINE  # §4.5: no trump, new deal
+        if mask[L.A_KNOCK]:
+            return L.A_KNOCK  # §4.8: an honest signal of the top trump
         cards = legal[legal < 78]
-        if v.phase == SCART:
+        if v.phase == L.SCART:
             return self._discard(v, cards)
-        doubles = legal[(legal >= A_DOUBLE) & (legal < A_DOUBLE + 4)]
+        doubles = legal[(legal >= L.A_DOUBLE) & (legal < L.A_DOUBLE + 4)]
         return self._play(v, cards, doubles)
 
     # -- before the play -------------------------------------------------------------------------------------
@@ -224,7 +211,7 @@ class RulesAgent:
     def _vote(self, v: View) -> int:
         """§4.4: throw in when the hand, corrected by the partner's word, is below average."""
         team = strength(v.hand) + 0.5 * self._partner_hint(v)
-        return A_THROW if team < _THROW_BELOW else A_KEEP
+        return L.A_THROW if team < _THROW_BELOW else L.A_KEEP
 
     def _discard(self, v: View, cards: np.ndarray) -> int:
         """§4.7: bank points and make voids; trumps only when nothing else is legal."""
@@ -338,9 +325,9 @@ class RulesAgent:
             # the suit where it holds the fewest cards: the others still follow
             k = min(fresh, key=lambda c: (int((hand & SUIT_MASK[SUIT[c]]).sum()), c))
             s = SUIT[k]
-            if doubles.size and (A_DOUBLE + s) in doubles and int((hand & SUIT_MASK[s]).sum()) <= 4 \
+            if doubles.size and (L.A_DOUBLE + s) in doubles and int((hand & SUIT_MASK[s]).sum()) <= 4 \
                     and v.trick_no <= 4:
-                return A_DOUBLE + s  # §5.5: king and jack together while the suit goes round
+                return L.A_DOUBLE + s  # §5.5: king and jack together while the suit goes round
             return k
         # 1b. another sure winner of a suit's first round (the top card still out, e.g. a queen once the king
         # has gone): the others follow with what they have

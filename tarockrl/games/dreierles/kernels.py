@@ -19,6 +19,7 @@ from tarockrl.engine.rng import below, stream_seed
 from tarockrl.engine.select import select_bit
 from tarockrl.engine.shuffle import shuffle_prefix_pairs
 from tarockrl.engine.tricks import beats_highest_index, follow_or_trump, weighted_popcount
+from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import (
     ALL,
     DRULLE,
@@ -32,66 +33,6 @@ from tarockrl.games.dreierles.cards import (
     TRUMPS,
     VALUE_CLASS_EXTRA,
     VALUE_CLASS_MASKS,
-)
-from tarockrl.games.dreierles.layout import (
-    A_ANNOUNCE,
-    A_DISCARD,
-    A_KNOCK,
-    A_PLAY,
-    ANNOUNCE,
-    ANNOUNCED,
-    ASK_IDX,
-    AUCTION,
-    AUCTION_POS,
-    BID,
-    BLIND,
-    BLIND_REST,
-    BLIND_TAKEN,
-    CUR,
-    DEALER,
-    DEALT,
-    DECLARER,
-    DISCARD,
-    DISCARD_LEFT,
-    DISCARDS,
-    FALLBACK,
-    GAME_OVER,
-    HAND,
-    HIGH,
-    HIST,
-    HIST_LEN,
-    ILLEGAL,
-    KNOCK,
-    KNOCK_DEC,
-    KNOCKS,
-    LAST_LEADER,
-    LAST_TRICK,
-    LAST_WINNER,
-    LAYOUT_MAGIC,
-    LEADER,
-    MAGIC,
-    MAX_EPISODE_LENGTH,
-    N_TRUMP_LED,
-    NUM_ACTIONS,
-    OK,
-    PHASE,
-    PLAY,
-    PLAYED_BY,
-    POINTS,
-    RAEUBER,
-    RAEUBER_KNOCK,
-    REKNOCK,
-    REKNOCK_DEC,
-    RESULT,
-    START_HAND,
-    STEP,
-    STIESS_PLAYED,
-    TERMINAL,
-    TRICK_CARD,
-    TRICK_N,
-    TRICK_NO,
-    VOIDS,
-    WON,
 )
 from tarockrl.games.dreierles.rules import (
     ANNOUNCE_BEFORE_KNOCKS,
@@ -143,25 +84,25 @@ ANNOUNCE_STEP_AFTER = 2  # step order "after_knocks": knock, reknock, announce, 
 def init_from_deal(state, hands, blind, dealer, opts):
     """Fill ``state`` with the start of a deal: ``hands[s]`` masks dealt to seat s, ``blind`` 6 cards top first."""
     state[:] = 0
-    state[MAGIC] = LAYOUT_MAGIC
-    state[DEALER] = dealer
+    state[L.MAGIC] = L.LAYOUT_MAGIC
+    state[L.DEALER] = dealer
     for s in range(3):
-        state[HAND + s] = hands[s]
-        state[DEALT + s] = hands[s]
-        state[BID + s] = -1
-        state[KNOCK_DEC + s] = -1
-        state[TRICK_CARD + s] = -1
-        state[LAST_TRICK + s] = -1
+        state[L.HAND + s] = hands[s]
+        state[L.DEALT + s] = hands[s]
+        state[L.BID + s] = -1
+        state[L.KNOCK_DEC + s] = -1
+        state[L.TRICK_CARD + s] = -1
+        state[L.LAST_TRICK + s] = -1
     for i in range(6):
-        state[BLIND + i] = blind[i]
-    state[DECLARER] = -1
-    state[ANNOUNCED] = -1
-    state[REKNOCK_DEC] = -1
-    state[LAST_LEADER] = -1
-    state[LAST_WINNER] = -1
-    state[LEADER] = -1
-    state[PHASE] = AUCTION
-    state[CUR] = (dealer + 1) % 3
+        state[L.BLIND + i] = blind[i]
+    state[L.DECLARER] = -1
+    state[L.ANNOUNCED] = -1
+    state[L.REKNOCK_DEC] = -1
+    state[L.LAST_LEADER] = -1
+    state[L.LAST_WINNER] = -1
+    state[L.LEADER] = -1
+    state[L.PHASE] = L.AUCTION
+    state[L.CUR] = (dealer + 1) % 3
     auto_play_forced(state, opts)
 
 
@@ -219,11 +160,11 @@ def raeuber_restrict(legal, hand, state, opts):
     rule_set = opts[O_RAEUBER_SET]
     if rule_set == RAEUBER_SET_NONE:
         return legal
-    n = state[TRICK_N]
-    trick_no = state[TRICK_NO] + 1
+    n = state[L.TRICK_N]
+    trick_no = state[L.TRICK_NO] + 1
     in_trick = np.int64(0)
     for i in range(n):
-        in_trick |= ONE << state[TRICK_CARD + i]
+        in_trick |= ONE << state[L.TRICK_CARD + i]
     if rule_set == RAEUBER_SET_IFFEZHEIM:
         if popcount(legal) == 1:
             return legal
@@ -246,12 +187,12 @@ def raeuber_restrict(legal, hand, state, opts):
         if due and (legal & PFEIFE) != 0:
             return PFEIFE
     else:  # third_trump_trick: followers only
-        if n > 0 and state[TRICK_CARD] <= 21 and state[N_TRUMP_LED] >= 3 and (legal & PFEIFE) != 0:
+        if n > 0 and state[L.TRICK_CARD] <= 21 and state[L.N_TRUMP_LED] >= 3 and (legal & PFEIFE) != 0:
             return PFEIFE
     if (legal & T21) != 0 and (hand & TRUMPS & ~T21) != 0:
         rule21 = opts[O_RAEUBER_21]
         st_in_trick = (in_trick & STIESS) != 0
-        if rule21 == RAEUBER_21_NOT_BEFORE_STIESS and not (state[STIESS_PLAYED] != 0 or st_in_trick):
+        if rule21 == RAEUBER_21_NOT_BEFORE_STIESS and not (state[L.STIESS_PLAYED] != 0 or st_in_trick):
             legal &= ~T21
         elif rule21 == RAEUBER_21_NOT_WITH_STIESS and st_in_trick:
             legal &= ~T21
@@ -261,13 +202,13 @@ def raeuber_restrict(legal, hand, state, opts):
 @njit(cache=True, _nrt=False, inline="always")
 def play_legal(state, opts):
     """Cards the seat to move may play now."""
-    p = state[CUR]
-    hand = state[HAND + p]
-    if state[TRICK_N] == 0:
+    p = state[L.CUR]
+    hand = state[L.HAND + p]
+    if state[L.TRICK_N] == 0:
         legal = hand
     else:
-        legal = follow_or_trump(hand, SUIT_OF_CARD[state[TRICK_CARD]], TRUMPS)
-    if state[RAEUBER] != 0:
+        legal = follow_or_trump(hand, SUIT_OF_CARD[state[L.TRICK_CARD]], TRUMPS)
+    if state[L.RAEUBER] != 0:
         legal = raeuber_restrict(legal, hand, state, opts)
     return legal
 
@@ -275,21 +216,21 @@ def play_legal(state, opts):
 @njit(cache=True, _nrt=False, inline="always")
 def legal_set(state, opts):
     """The legal actions as ``(offset, mask)``: action ``offset + i`` is legal iff bit ``i`` of mask is set."""
-    phase = state[PHASE]
-    if phase == PLAY:
-        return A_PLAY, play_legal(state, opts)
-    if phase == AUCTION:
+    phase = state[L.PHASE]
+    if phase == L.PLAY:
+        return L.A_PLAY, play_legal(state, opts)
+    if phase == L.AUCTION:
         if opts[O_LAST_ROUND] != 0:
             return 0, np.int64(0b10001)
-        high = state[HIGH]
+        high = state[L.HIGH]
         return 0, np.int64(1) | (np.int64(0b11110) & ~((ONE << (high + 1)) - 1))
-    if phase == DISCARD:
-        return A_DISCARD, discard_legal(state[HAND + state[DECLARER]], state[DISCARD_LEFT])
-    if phase == ANNOUNCE:
-        return np.int64(A_ANNOUNCE), np.int64(0b11)
-    if phase == TERMINAL:
+    if phase == L.DISCARD:
+        return L.A_DISCARD, discard_legal(state[L.HAND + state[L.DECLARER]], state[L.DISCARD_LEFT])
+    if phase == L.ANNOUNCE:
+        return np.int64(L.A_ANNOUNCE), np.int64(0b11)
+    if phase == L.TERMINAL:
         return 0, np.int64(0)
-    return A_KNOCK, np.int64(0b11)  # KNOCK, REKNOCK, RAEUBER_KNOCK
+    return L.A_KNOCK, np.int64(0b11)  # KNOCK, REKNOCK, RAEUBER_KNOCK
 
 
 @njit(cache=True, _nrt=False)
@@ -305,7 +246,7 @@ def legal_mask(state, opts, out):
 @njit(cache=True, _nrt=False)
 def is_legal(state, action, opts):
     """True when ``action`` is legal in ``state``."""
-    if action < 0 or action >= NUM_ACTIONS:
+    if action < 0 or action >= L.NUM_ACTIONS:
         return False
     offset, mask = legal_set(state, opts)
     i = action - offset
@@ -318,16 +259,16 @@ def is_legal(state, action, opts):
 @njit(cache=True, _nrt=False)
 def _start_play(state, leader):
     for s in range(3):
-        state[START_HAND + s] = state[HAND + s]
-    state[PHASE] = PLAY
-    state[LEADER] = leader
-    state[CUR] = leader
-    state[TRICK_N] = 0
+        state[L.START_HAND + s] = state[L.HAND + s]
+    state[L.PHASE] = L.PLAY
+    state[L.LEADER] = leader
+    state[L.CUR] = leader
+    state[L.TRICK_N] = 0
 
 
 @njit(cache=True, _nrt=False)
 def _knock_eligible(state, seat, opts):
-    bid = state[BID + seat]
+    bid = state[L.BID + seat]
     if opts[O_LAST_ROUND] != 0:
         return bid == -1
     if opts[O_KNOCK_ELIG] == KNOCK_ELIG_BIDDERS:
@@ -338,102 +279,102 @@ def _knock_eligible(state, seat, opts):
 @njit(cache=True, _nrt=False)
 def _advance(state, opts):
     """Move to the next post-exchange decision (announce / knock / re-knock), or start play."""
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     announce_step = ANNOUNCE_STEP_BEFORE if opts[O_ANNOUNCE_TIMING] == ANNOUNCE_BEFORE_KNOCKS else ANNOUNCE_STEP_AFTER
     while True:
-        step = state[STEP]
+        step = state[L.STEP]
         if step >= 3:
             _start_play(state, d)
             return
         # kinds in order: before_knocks -> (announce, knock, reknock); after_knocks -> (knock, reknock, announce)
         kind = step - 1 if announce_step == ANNOUNCE_STEP_BEFORE else step
         if step == announce_step:
-            if (state[HAND + d] & PFEIFE) != 0 and state[ANNOUNCED] == -1:
-                state[PHASE] = ANNOUNCE
-                state[CUR] = d
+            if (state[L.HAND + d] & PFEIFE) != 0 and state[L.ANNOUNCED] == -1:
+                state[L.PHASE] = L.ANNOUNCE
+                state[L.CUR] = d
                 return
         elif kind == 0:  # defender knocks
-            if not (opts[O_MAX_DEF_KNOCKS] == 1 and state[KNOCKS] >= 1):
-                while state[ASK_IDX] < 2:
-                    f = (d + 1 + state[ASK_IDX]) % 3
+            if not (opts[O_MAX_DEF_KNOCKS] == 1 and state[L.KNOCKS] >= 1):
+                while state[L.ASK_IDX] < 2:
+                    f = (d + 1 + state[L.ASK_IDX]) % 3
                     if _knock_eligible(state, f, opts):
-                        state[PHASE] = KNOCK
-                        state[CUR] = f
+                        state[L.PHASE] = L.KNOCK
+                        state[L.CUR] = f
                         return
-                    state[ASK_IDX] += 1
+                    state[L.ASK_IDX] += 1
         else:  # re-knock
-            if opts[O_ALLOW_REKNOCK] != 0 and state[KNOCKS] >= 1 and state[REKNOCK_DEC] == -1:
-                state[PHASE] = REKNOCK
-                state[CUR] = d
+            if opts[O_ALLOW_REKNOCK] != 0 and state[L.KNOCKS] >= 1 and state[L.REKNOCK_DEC] == -1:
+                state[L.PHASE] = L.REKNOCK
+                state[L.CUR] = d
                 return
-        state[STEP] = step + 1
+        state[L.STEP] = step + 1
 
 
 @njit(cache=True, _nrt=False)
 def _enter_raeuber_knock(state, opts):
-    dealer = state[DEALER]
-    if state[ASK_IDX] < 3 and state[KNOCKS] < opts[O_RAEUBER_MAX_KNOCKS]:
-        state[PHASE] = RAEUBER_KNOCK
-        state[CUR] = (dealer + 1 + state[ASK_IDX]) % 3
+    dealer = state[L.DEALER]
+    if state[L.ASK_IDX] < 3 and state[L.KNOCKS] < opts[O_RAEUBER_MAX_KNOCKS]:
+        state[L.PHASE] = L.RAEUBER_KNOCK
+        state[L.CUR] = (dealer + 1 + state[L.ASK_IDX]) % 3
         return
     _start_play(state, (dealer + 1) % 3)
 
 
 @njit(cache=True, _nrt=False)
 def _end_auction(state, opts):
-    high = state[HIGH]
+    high = state[L.HIGH]
     if high == 0:
-        state[RAEUBER] = 1
-        state[ASK_IDX] = 0
+        state[L.RAEUBER] = 1
+        state[L.ASK_IDX] = 0
         _enter_raeuber_knock(state, opts)
         return
     d = 0
     for s in range(3):
-        if state[BID + s] == high:
+        if state[L.BID + s] == high:
             d = s
-    state[DECLARER] = d
+    state[L.DECLARER] = d
     k = 4 - high
     taken = np.int64(0)
     rest = np.int64(0)
     for i in range(6):
         if i < k:
-            taken |= ONE << state[BLIND + i]
+            taken |= ONE << state[L.BLIND + i]
         else:
-            rest |= ONE << state[BLIND + i]
-    state[HAND + d] |= taken
-    state[BLIND_TAKEN] = taken
-    state[BLIND_REST] = rest
-    state[DISCARD_LEFT] = k
+            rest |= ONE << state[L.BLIND + i]
+    state[L.HAND + d] |= taken
+    state[L.BLIND_TAKEN] = taken
+    state[L.BLIND_REST] = rest
+    state[L.DISCARD_LEFT] = k
     if k > 0:
-        state[PHASE] = DISCARD
-        state[CUR] = d
+        state[L.PHASE] = L.DISCARD
+        state[L.CUR] = d
     else:
-        state[STEP] = 0
+        state[L.STEP] = 0
         _advance(state, opts)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _apply_play(state, card, opts):
-    p = state[CUR]
+    p = state[L.CUR]
     b = ONE << card
-    state[HAND + p] &= ~b
-    state[PLAYED_BY + p] |= b
-    n = state[TRICK_N]
-    state[TRICK_CARD + n] = card
+    state[L.HAND + p] &= ~b
+    state[L.PLAYED_BY + p] |= b
+    n = state[L.TRICK_N]
+    state[L.TRICK_CARD + n] = card
     if n == 0:
         if card <= 21:
-            state[N_TRUMP_LED] += 1
+            state[L.N_TRUMP_LED] += 1
     else:
-        led = SUIT_OF_CARD[state[TRICK_CARD]]
+        led = SUIT_OF_CARD[state[L.TRICK_CARD]]
         if (b & led) == 0:  # did not follow: void in the led suit, and in trumps too if he did not trump
-            state[VOIDS + p] |= led if (b & TRUMPS) != 0 else led | TRUMPS
+            state[L.VOIDS + p] |= led if (b & TRUMPS) != 0 else led | TRUMPS
     n += 1
-    state[TRICK_N] = n
+    state[L.TRICK_N] = n
     if n < 3:
-        state[CUR] = (p + 1) % 3
+        state[L.CUR] = (p + 1) % 3
         return
-    c0 = state[TRICK_CARD]
-    c1 = state[TRICK_CARD + 1]
+    c0 = state[L.TRICK_CARD]
+    c1 = state[L.TRICK_CARD + 1]
     led = SUIT_OF_CARD[c0]
     pos = 0
     best = c0
@@ -442,90 +383,90 @@ def _apply_play(state, card, opts):
         best = c1
     if beats_highest_index(card, best, led, TRUMPS):
         pos = 2
-    leader = state[LEADER]
+    leader = state[L.LEADER]
     winner = (leader + pos) % 3
     won = (ONE << c0) | (ONE << c1) | (ONE << card)
-    state[WON + winner] |= won
+    state[L.WON + winner] |= won
     if (won & STIESS) != 0:
-        state[STIESS_PLAYED] = 1
-    state[TRICK_NO] += 1
-    if state[TRICK_NO] == 16:
-        state[LAST_TRICK] = c0
-        state[LAST_TRICK + 1] = c1
-        state[LAST_TRICK + 2] = card
-        state[LAST_LEADER] = leader
-        state[LAST_WINNER] = winner
+        state[L.STIESS_PLAYED] = 1
+    state[L.TRICK_NO] += 1
+    if state[L.TRICK_NO] == 16:
+        state[L.LAST_TRICK] = c0
+        state[L.LAST_TRICK + 1] = c1
+        state[L.LAST_TRICK + 2] = card
+        state[L.LAST_LEADER] = leader
+        state[L.LAST_WINNER] = winner
         for i in range(3):
-            state[TRICK_CARD + i] = -1
-        state[TRICK_N] = 0
+            state[L.TRICK_CARD + i] = -1
+        state[L.TRICK_N] = 0
         score(state, opts)
-        state[PHASE] = TERMINAL
-        state[CUR] = -1
+        state[L.PHASE] = L.TERMINAL
+        state[L.CUR] = -1
         return
     for i in range(3):
-        state[TRICK_CARD + i] = -1
-    state[TRICK_N] = 0
-    state[LEADER] = winner
-    state[CUR] = winner
+        state[L.TRICK_CARD + i] = -1
+    state[L.TRICK_N] = 0
+    state[L.LEADER] = winner
+    state[L.CUR] = winner
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def apply_unchecked(state, action, opts):
     """Apply a legal ``action`` (no legality check, no forced-move handling) and record it."""
-    h = state[HIST_LEN]
-    if h < MAX_EPISODE_LENGTH:
-        state[HIST + h] = action
-    state[HIST_LEN] = h + 1
-    phase = state[PHASE]
-    p = state[CUR]
-    if phase == PLAY:
-        _apply_play(state, action - A_PLAY, opts)
-    elif phase == AUCTION:
+    h = state[L.HIST_LEN]
+    if h < L.MAX_EPISODE_LENGTH:
+        state[L.HIST + h] = action
+    state[L.HIST_LEN] = h + 1
+    phase = state[L.PHASE]
+    p = state[L.CUR]
+    if phase == L.PLAY:
+        _apply_play(state, action - L.A_PLAY, opts)
+    elif phase == L.AUCTION:
         if action == 0:
-            state[BID + p] = 0
+            state[L.BID + p] = 0
         else:
-            state[BID + p] = action
-            state[HIGH] = action
-        state[AUCTION_POS] += 1
-        if action == 4 or state[AUCTION_POS] == 3:
+            state[L.BID + p] = action
+            state[L.HIGH] = action
+        state[L.AUCTION_POS] += 1
+        if action == 4 or state[L.AUCTION_POS] == 3:
             _end_auction(state, opts)
         else:
-            state[CUR] = (state[DEALER] + 1 + state[AUCTION_POS]) % 3
-    elif phase == DISCARD:
-        card = action - A_DISCARD
+            state[L.CUR] = (state[L.DEALER] + 1 + state[L.AUCTION_POS]) % 3
+    elif phase == L.DISCARD:
+        card = action - L.A_DISCARD
         b = ONE << card
-        state[HAND + p] &= ~b
-        state[DISCARDS] |= b
+        state[L.HAND + p] &= ~b
+        state[L.DISCARDS] |= b
         if card <= 21:
-            state[FALLBACK] |= b
-        state[DISCARD_LEFT] -= 1
-        if state[DISCARD_LEFT] == 0:
-            state[STEP] = 0
+            state[L.FALLBACK] |= b
+        state[L.DISCARD_LEFT] -= 1
+        if state[L.DISCARD_LEFT] == 0:
+            state[L.STEP] = 0
             _advance(state, opts)
-    elif phase == ANNOUNCE:
-        state[ANNOUNCED] = 1 if action == A_ANNOUNCE else 0
-        state[STEP] += 1
+    elif phase == L.ANNOUNCE:
+        state[L.ANNOUNCED] = 1 if action == L.A_ANNOUNCE else 0
+        state[L.STEP] += 1
         _advance(state, opts)
-    elif phase == KNOCK:
-        knock = action == A_KNOCK
-        state[KNOCK_DEC + p] = 1 if knock else 0
+    elif phase == L.KNOCK:
+        knock = action == L.A_KNOCK
+        state[L.KNOCK_DEC + p] = 1 if knock else 0
         if knock:
-            state[KNOCKS] += 1
-        state[ASK_IDX] += 1
+            state[L.KNOCKS] += 1
+        state[L.ASK_IDX] += 1
         _advance(state, opts)
-    elif phase == REKNOCK:
-        knock = action == A_KNOCK
-        state[REKNOCK_DEC] = 1 if knock else 0
+    elif phase == L.REKNOCK:
+        knock = action == L.A_KNOCK
+        state[L.REKNOCK_DEC] = 1 if knock else 0
         if knock:
-            state[KNOCKS] += 1
-        state[STEP] += 1
+            state[L.KNOCKS] += 1
+        state[L.STEP] += 1
         _advance(state, opts)
-    elif phase == RAEUBER_KNOCK:
-        knock = action == A_KNOCK
-        state[KNOCK_DEC + p] = 1 if knock else 0
+    elif phase == L.RAEUBER_KNOCK:
+        knock = action == L.A_KNOCK
+        state[L.KNOCK_DEC + p] = 1 if knock else 0
         if knock:
-            state[KNOCKS] += 1
-        state[ASK_IDX] += 1
+            state[L.KNOCKS] += 1
+        state[L.ASK_IDX] += 1
         _enter_raeuber_knock(state, opts)
 
 
@@ -534,7 +475,7 @@ def auto_play_forced(state, opts):
     """With the option ``auto_play_forced``, apply every single-legal-action decision from here on."""
     if opts[O_AUTO_FORCED] == 0:
         return
-    while state[PHASE] != TERMINAL:
+    while state[L.PHASE] != L.TERMINAL:
         offset, mask = legal_set(state, opts)
         if popcount(mask) != 1:
             return
@@ -552,12 +493,12 @@ def step(state, action, opts):
 @njit(cache=True, _nrt=False)
 def apply_action(state, action, opts):
     """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
-    if state[PHASE] == TERMINAL:
-        return GAME_OVER
+    if state[L.PHASE] == L.TERMINAL:
+        return L.GAME_OVER
     if not is_legal(state, action, opts):
-        return ILLEGAL
+        return L.ILLEGAL
     step(state, action, opts)
-    return OK
+    return L.OK
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -589,21 +530,21 @@ def hand_bonus(hand, opts):
 @njit(cache=True, _nrt=False)
 def pfeife_outcome(state, opts):
     """``(side, value)`` of the Pfeife bonus: side +1 declarer, -1 defenders, 0 nobody."""
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     pos = -1
     for i in range(3):
-        if state[LAST_TRICK + i] == 0:
+        if state[L.LAST_TRICK + i] == 0:
             pos = i
-    winner = state[LAST_WINNER]
-    if state[ANNOUNCED] == 1:
+    winner = state[L.LAST_WINNER]
+    if state[L.ANNOUNCED] == 1:
         value = opts[O_PFEIFE_ANNOUNCED]
-        if pos >= 0 and (state[LAST_LEADER] + pos) % 3 == d and winner == d:
+        if pos >= 0 and (state[L.LAST_LEADER] + pos) % 3 == d and winner == d:
             return 1, value
         return -1, value
     value = opts[O_PFEIFE_SILENT]
     if pos < 0:
         return 0, value
-    holder = (state[LAST_LEADER] + pos) % 3
+    holder = (state[L.LAST_LEADER] + pos) % 3
     if winner == holder:
         return (1 if holder == d else -1), value
     if (holder == d) != (winner == d):
@@ -616,19 +557,19 @@ def pfeife_outcome(state, opts):
 
 @njit(cache=True, _nrt=False)
 def _add_hand_bonuses(state, use_dealt, bm, opts):
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     for p in range(3):
         if use_dealt:
-            hand = state[DEALT + p]
+            hand = state[L.DEALT + p]
             if p == d:
-                hand &= ~state[FALLBACK]
+                hand &= ~state[L.FALLBACK]
         else:
-            hand = state[START_HAND + p]
+            hand = state[L.START_HAND + p]
         b = hand_bonus(hand, opts) * bm
         for q in range(3):
             if q != p:
-                state[RESULT + q] -= b
-                state[RESULT + p] += b
+                state[L.RESULT + q] -= b
+                state[L.RESULT + p] += b
 
 
 @njit(cache=True, _nrt=False)
@@ -679,31 +620,31 @@ def contract_payment(p, contract, knocks, opts):
 def score(state, opts):
     """Fill ``POINTS`` and ``RESULT`` of a finished deal (the zero-sum settlement in game points)."""
     for s in range(3):
-        state[RESULT + s] = 0
-    knocks = state[KNOCKS]
+        state[L.RESULT + s] = 0
+    knocks = state[L.KNOCKS]
     bm = (ONE << knocks) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
-    if state[RAEUBER] != 0:
+    if state[L.RAEUBER] != 0:
         for s in range(3):
-            state[POINTS + s] = pile_points(state[WON + s], opts)
+            state[L.POINTS + s] = pile_points(state[L.WON + s], opts)
         base = opts[O_LAST_ROUND_BASE] if opts[O_LAST_ROUND] != 0 else opts[O_RAEUBER_BASE]
-        raeuber_settlement(state[POINTS:POINTS + 3], knocks, base, state[RESULT:RESULT + 3])
+        raeuber_settlement(state[L.POINTS:L.POINTS + 3], knocks, base, state[L.RESULT:L.RESULT + 3])
         if opts[O_RAEUBER_BONUSES] != 0:
             _add_hand_bonuses(state, True, bm, opts)
     else:
-        d = state[DECLARER]
+        d = state[L.DECLARER]
         f1 = (d + 1) % 3
         f2 = (d + 2) % 3
-        p = pile_points(state[DISCARDS] | state[WON + d], opts)
-        q = pile_points(state[BLIND_REST] | state[WON + f1] | state[WON + f2], opts)
-        state[POINTS + d] = p
-        state[POINTS + f1] = q
-        state[POINTS + f2] = q
-        x = contract_payment(p, state[HIGH], knocks, opts)
+        p = pile_points(state[L.DISCARDS] | state[L.WON + d], opts)
+        q = pile_points(state[L.BLIND_REST] | state[L.WON + f1] | state[L.WON + f2], opts)
+        state[L.POINTS + d] = p
+        state[L.POINTS + f1] = q
+        state[L.POINTS + f2] = q
+        x = contract_payment(p, state[L.HIGH], knocks, opts)
         side, value = pfeife_outcome(state, opts)
         x += side * value * bm
-        state[RESULT + d] += 2 * x
-        state[RESULT + f1] -= x
-        state[RESULT + f2] -= x
+        state[L.RESULT + d] += 2 * x
+        state[L.RESULT + f1] -= x
+        state[L.RESULT + f2] -= x
         _add_hand_bonuses(state, opts[O_BONUS_BASIS] == BONUS_BASIS_DEALT, bm, opts)
 
 
@@ -711,7 +652,7 @@ def score(state, opts):
 def returns(state, out):
     """Write the settlement (float64[3], zeros before the end) into ``out``."""
     for s in range(3):
-        out[s] = state[RESULT + s] if state[PHASE] == TERMINAL else 0
+        out[s] = state[L.RESULT + s] if state[L.PHASE] == L.TERMINAL else 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -734,9 +675,9 @@ def random_card_play(state, opts, rng):
     legal = play_legal(state, opts)
     rng, r = below(rng, popcount(legal))
     card = select_bit(legal, r)
-    h = state[HIST_LEN]
-    state[HIST + h] = A_PLAY + card
-    state[HIST_LEN] = h + 1
+    h = state[L.HIST_LEN]
+    state[L.HIST + h] = L.A_PLAY + card
+    state[L.HIST_LEN] = h + 1
     _apply_play(state, card, opts)
     return rng
 
@@ -744,22 +685,22 @@ def random_card_play(state, opts, rng):
 @njit(cache=True, _nrt=False)
 def _place(state, i):
     if i < 3:
-        return state[HAND + i]
+        return state[L.HAND + i]
     if i == 3:
         blind = np.int64(0)
-        if state[PHASE] == AUCTION or state[RAEUBER] != 0:
+        if state[L.PHASE] == L.AUCTION or state[L.RAEUBER] != 0:
             for j in range(6):
-                blind |= ONE << state[BLIND + j]
+                blind |= ONE << state[L.BLIND + j]
         return blind
     if i == 4:
-        return state[DISCARDS]
+        return state[L.DISCARDS]
     if i == 5:
-        return state[BLIND_REST]
+        return state[L.BLIND_REST]
     if i < 9:
-        return state[WON + i - 6]
+        return state[L.WON + i - 6]
     trick = np.int64(0)
-    for j in range(state[TRICK_N]):
-        trick |= ONE << state[TRICK_CARD + j]
+    for j in range(state[L.TRICK_N]):
+        trick |= ONE << state[L.TRICK_CARD + j]
     return trick
 
 
@@ -769,9 +710,9 @@ def _place(state, i):
 @njit(cache=True, _nrt=False)
 def check_seat_to_act(state, opts):
     """NO_SEAT_TO_ACT: the phase is known, and a seat is to act exactly while the deal runs."""
-    if state[PHASE] < AUCTION or state[PHASE] > TERMINAL or state[CUR] < -1 or state[CUR] > 2:
+    if state[L.PHASE] < L.AUCTION or state[L.PHASE] > L.TERMINAL or state[L.CUR] < -1 or state[L.CUR] > 2:
         return INV.NO_SEAT_TO_ACT
-    if (state[CUR] == -1) != (state[PHASE] == TERMINAL):
+    if (state[L.CUR] == -1) != (state[L.PHASE] == L.TERMINAL):
         return INV.NO_SEAT_TO_ACT
     return 0
 
@@ -792,23 +733,23 @@ def check_cards(state, opts):
 def check_legal_set(state, opts):
     """LEGAL_SET: the legal set is empty exactly at the end of the deal."""
     offset, mask = legal_set(state, opts)
-    return INV.LEGAL_SET if (state[PHASE] == TERMINAL) == (mask != 0) else 0
+    return INV.LEGAL_SET if (state[L.PHASE] == L.TERMINAL) == (mask != 0) else 0
 
 
 @njit(cache=True, _nrt=False)
 def check_history_length(state, opts):
     """TOO_MANY_ACTIONS: the history is within the episode bound."""
-    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > MAX_EPISODE_LENGTH else 0
+    return INV.TOO_MANY_ACTIONS if state[L.HIST_LEN] > L.MAX_EPISODE_LENGTH else 0
 
 
 @njit(cache=True, _nrt=False)
 def check_play_counts(state, opts):
     """COUNTS: every seat has played one card per finished trick, plus one if it has played to the current one."""
     for s in range(3):
-        expected = state[TRICK_NO]
-        if state[PHASE] == PLAY and (s - state[LEADER]) % 3 < state[TRICK_N]:
+        expected = state[L.TRICK_NO]
+        if state[L.PHASE] == L.PLAY and (s - state[L.LEADER]) % 3 < state[L.TRICK_N]:
             expected += 1
-        if popcount(state[PLAYED_BY + s]) != expected:
+        if popcount(state[L.PLAYED_BY + s]) != expected:
             return INV.COUNTS
     return 0
 
@@ -816,23 +757,23 @@ def check_play_counts(state, opts):
 @njit(cache=True, _nrt=False)
 def check_final_accounts(state, opts):
     """SETTLEMENT, POINTS, FINAL_SHAPE at the end: a zero-sum settlement, all card points counted, 48 plays."""
-    if state[PHASE] != TERMINAL:
+    if state[L.PHASE] != L.TERMINAL:
         return 0
-    if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] != 0:
+    if state[L.RESULT] + state[L.RESULT + 1] + state[L.RESULT + 2] != 0:
         return INV.SETTLEMENT
     total = pile_points(ALL, opts)
-    if state[RAEUBER] != 0:
+    if state[L.RAEUBER] != 0:
         blind = np.int64(0)
         for i in range(6):
-            blind |= ONE << state[BLIND + i]
-        if state[POINTS] + state[POINTS + 1] + state[POINTS + 2] + pile_points(blind, opts) != total:
+            blind |= ONE << state[L.BLIND + i]
+        if state[L.POINTS] + state[L.POINTS + 1] + state[L.POINTS + 2] + pile_points(blind, opts) != total:
             return INV.POINTS
     else:
-        d = state[DECLARER]
-        if state[POINTS + d] + state[POINTS + (d + 1) % 3] != total:
+        d = state[L.DECLARER]
+        if state[L.POINTS + d] + state[L.POINTS + (d + 1) % 3] != total:
             return INV.POINTS
-    plays = popcount(state[PLAYED_BY]) + popcount(state[PLAYED_BY + 1]) + popcount(state[PLAYED_BY + 2])
-    if plays != 48 or state[HIST_LEN] < 49 or state[HIST_LEN] > MAX_EPISODE_LENGTH:
+    plays = popcount(state[L.PLAYED_BY]) + popcount(state[L.PLAYED_BY + 1]) + popcount(state[L.PLAYED_BY + 2])
+    if plays != 48 or state[L.HIST_LEN] < 49 or state[L.HIST_LEN] > L.MAX_EPISODE_LENGTH:
         return INV.FINAL_SHAPE
     return 0
 
@@ -881,7 +822,7 @@ def legal_words(state, opts, out):
 @njit(cache=True, _nrt=False, inline="always")
 def random_step(state, opts, rng):
     """``random_action`` then ``step``, with the card-play phase on its own fast path; returns the rng."""
-    if state[PHASE] == PLAY and opts[O_AUTO_FORCED] == 0:
+    if state[L.PHASE] == L.PLAY and opts[O_AUTO_FORCED] == 0:
         return random_card_play(state, opts, rng)
     rng, a = random_action(state, opts, rng)
     step(state, a, opts)

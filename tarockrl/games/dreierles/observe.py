@@ -50,37 +50,8 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.layout import Fields
+from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import apply_unchecked
-from tarockrl.games.dreierles.layout import (
-    A_NO_ANNOUNCE,
-    ANNOUNCE,
-    ANNOUNCED,
-    BID,
-    BLIND_REST,
-    BLIND_TAKEN,
-    CUR,
-    DEALER,
-    DECLARER,
-    DISCARDS,
-    FALLBACK,
-    HAND,
-    HIGH,
-    KNOCK_DEC,
-    KNOCKS,
-    LEADER,
-    PHASE,
-    PLAY,
-    PLAYED_BY,
-    POINTS,
-    RAEUBER,
-    REKNOCK_DEC,
-    RESULT,
-    TERMINAL,
-    TRICK_CARD,
-    TRICK_N,
-    TRICK_NO,
-    WON,
-)
 from tarockrl.games.dreierles.rules import COUNTING_EXACT_THIRDS, O_COUNTING, O_DEF_SEE_BLIND, O_LAST_ROUND
 
 _sizes = [
@@ -136,63 +107,63 @@ def _put_cards(out, offset, mask):
 def observe(state, player, opts, out):
     """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
     out[:] = 0.0
-    terminal = state[PHASE] == TERMINAL
-    declarer = state[DECLARER]
-    _put_cards(out, OBS_HAND, state[HAND + player])
-    out[OBS_DEALER + (state[DEALER] - player) % 3] = 1.0
+    terminal = state[L.PHASE] == L.TERMINAL
+    declarer = state[L.DECLARER]
+    _put_cards(out, OBS_HAND, state[L.HAND + player])
+    out[OBS_DEALER + (state[L.DEALER] - player) % 3] = 1.0
     out[OBS_LAST_ROUND] = 1.0 if opts[O_LAST_ROUND] != 0 else 0.0
     # phase and mover as this seat may see them
-    phase = state[PHASE]
-    cur = state[CUR]
-    leader = state[LEADER]
-    if phase == ANNOUNCE and player != declarer:
+    phase = state[L.PHASE]
+    cur = state[L.CUR]
+    leader = state[L.LEADER]
+    if phase == L.ANNOUNCE and player != declarer:
         view = state.copy()
-        apply_unchecked(view, A_NO_ANNOUNCE, opts)
-        phase = view[PHASE]
-        cur = view[CUR]
-        leader = view[LEADER]  # the trick leader too (else the leader slot would show a pending decision)
+        apply_unchecked(view, L.A_NO_ANNOUNCE, opts)
+        phase = view[L.PHASE]
+        cur = view[L.CUR]
+        leader = view[L.LEADER]  # the trick leader too (else the leader slot would show a pending decision)
     out[OBS_PHASE + phase] = 1.0
     if cur >= 0:
         out[OBS_TO_MOVE + (cur - player) % 3] = 1.0
     for r in range(3):
         seat = (player + r) % 3
-        out[OBS_AUCTION + 6 * r + state[BID + seat] + 1] = 1.0
-        dec = state[KNOCK_DEC + seat]
+        out[OBS_AUCTION + 6 * r + state[L.BID + seat] + 1] = 1.0
+        dec = state[L.KNOCK_DEC + seat]
         if dec >= 0:
             out[OBS_KNOCKS + 2 * r + (1 - dec)] = 1.0
-        _put_cards(out, OBS_PLAYED + 54 * r, state[PLAYED_BY + seat])
-        _put_cards(out, OBS_WON + 54 * r, state[WON + seat])
-        out[OBS_HAND_SIZES + r] = popcount(state[HAND + seat]) / 18.0
+        _put_cards(out, OBS_PLAYED + 54 * r, state[L.PLAYED_BY + seat])
+        _put_cards(out, OBS_WON + 54 * r, state[L.WON + seat])
+        out[OBS_HAND_SIZES + r] = popcount(state[L.HAND + seat]) / 18.0
     if declarer >= 0:
         out[OBS_DECLARER + (declarer - player) % 3] = 1.0
-        out[OBS_CONTRACT + state[HIGH] - 1] = 1.0
-    if state[RAEUBER] != 0:
+        out[OBS_CONTRACT + state[L.HIGH] - 1] = 1.0
+    if state[L.RAEUBER] != 0:
         out[OBS_RAEUBER] = 1.0
-    _put_cards(out, OBS_BLIND_TAKEN, state[BLIND_TAKEN])
+    _put_cards(out, OBS_BLIND_TAKEN, state[L.BLIND_TAKEN])
     is_defender = declarer >= 0 and player != declarer
     if terminal or (is_defender and opts[O_DEF_SEE_BLIND] != 0):
-        _put_cards(out, OBS_BLIND_REST, state[BLIND_REST])
+        _put_cards(out, OBS_BLIND_REST, state[L.BLIND_REST])
     if terminal or player == declarer:
-        _put_cards(out, OBS_DISCARDS, state[DISCARDS])
+        _put_cards(out, OBS_DISCARDS, state[L.DISCARDS])
     else:
-        _put_cards(out, OBS_DISCARDS, state[FALLBACK])
-    out[OBS_N_DISCARDS] = popcount(state[DISCARDS]) / 3.0
-    if state[ANNOUNCED] == 1:
+        _put_cards(out, OBS_DISCARDS, state[L.FALLBACK])
+    out[OBS_N_DISCARDS] = popcount(state[L.DISCARDS]) / 3.0
+    if state[L.ANNOUNCED] == 1:
         out[OBS_ANNOUNCED] = 1.0
-    if state[ANNOUNCED] == 0 and player == declarer:
+    if state[L.ANNOUNCED] == 0 and player == declarer:
         out[OBS_DECLINED] = 1.0
-    if state[REKNOCK_DEC] >= 0:
-        out[OBS_REKNOCK + (1 - state[REKNOCK_DEC])] = 1.0
-    out[OBS_N_KNOCKS] = state[KNOCKS] / 3.0
-    if phase == PLAY:
+    if state[L.REKNOCK_DEC] >= 0:
+        out[OBS_REKNOCK + (1 - state[L.REKNOCK_DEC])] = 1.0
+    out[OBS_N_KNOCKS] = state[L.KNOCKS] / 3.0
+    if phase == L.PLAY:
         out[OBS_LEADER + (leader - player) % 3] = 1.0
-        for i in range(state[TRICK_N]):
+        for i in range(state[L.TRICK_N]):
             seat = (leader + i) % 3
-            out[OBS_TRICK + 54 * ((seat - player) % 3) + state[TRICK_CARD + i]] = 1.0
-    out[OBS_TRICK_NO] = state[TRICK_NO] / 16.0
+            out[OBS_TRICK + 54 * ((seat - player) % 3) + state[L.TRICK_CARD + i]] = 1.0
+    out[OBS_TRICK_NO] = state[L.TRICK_NO] / 16.0
     if terminal:
         scale = 210.0 if opts[O_COUNTING] == COUNTING_EXACT_THIRDS else 70.0
         for r in range(3):
             seat = (player + r) % 3
-            out[OBS_POINTS + r] = state[POINTS + seat] / scale
-            out[OBS_RESULT + r] = state[RESULT + seat] / 32.0
+            out[OBS_POINTS + r] = state[L.POINTS + seat] / scale
+            out[OBS_RESULT + r] = state[L.RESULT + seat] / 32.0

@@ -54,35 +54,9 @@ from numba import njit
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.rng import stream_seed
 from tarockrl.engine.tricks import beats_highest_index
+from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import ALL, PFEIFE, PLAIN_NON_KING, STIESS, SUIT_OF_CARD, T21, TRUMPS
 from tarockrl.games.dreierles.kernels import apply_unchecked, init_from_deal, is_legal
-from tarockrl.games.dreierles.layout import (
-    A_ANNOUNCE,
-    A_DISCARD,
-    A_NO_ANNOUNCE,
-    A_PLAY,
-    ANNOUNCE,
-    ANNOUNCED,
-    AUCTION,
-    BLIND,
-    BLIND_REST,
-    BLIND_TAKEN,
-    DEALER,
-    DECLARER,
-    DISCARD,
-    DISCARDS,
-    FALLBACK,
-    HAND,
-    HIST,
-    HIST_LEN,
-    MAX_EPISODE_LENGTH,
-    PHASE,
-    PLAYED_BY,
-    RAEUBER,
-    STATE_LEN,
-    TERMINAL,
-    VOIDS,
-)
 from tarockrl.games.dreierles.rules import (
     O_AUTO_FORCED,
     O_DEF_SEE_BLIND,
@@ -106,18 +80,18 @@ def _raeuber_exclusions(state, player, opts, notin):
     rule_set = opts[O_RAEUBER_SET]
     if rule_set == 2:
         return
-    leader = (state[DEALER] + 1) % 3
+    leader = (state[L.DEALER] + 1) % 3
     trick = np.zeros(3, dtype=np.int64)
     n = 0
     trick_no = 1
     n_trump_led = 0
     stiess_played = False
-    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    h = min(state[L.HIST_LEN], L.MAX_EPISODE_LENGTH)
     for i in range(h):
-        a = state[HIST + i]
-        if a < A_PLAY:
+        a = state[L.HIST + i]
+        if a < L.A_PLAY:
             continue
-        c = a - A_PLAY
+        c = a - L.A_PLAY
         b = ONE << c
         s = (leader + n) % 3
         if n == 0 and c <= 21:
@@ -188,41 +162,41 @@ def _raeuber_exclusions(state, player, opts, notin):
 @njit(cache=True)
 def _setup(state, player, opts, cards, allow, caps):
     """The placement problem of ``player``'s view: fills ``cards``, ``allow``, ``caps``; returns the card count."""
-    phase = state[PHASE]
-    d = state[DECLARER]
-    raeuber = state[RAEUBER] != 0
-    whole_blind = phase == AUCTION or raeuber
+    phase = state[L.PHASE]
+    d = state[L.DECLARER]
+    raeuber = state[L.RAEUBER] != 0
+    whole_blind = phase == L.AUCTION or raeuber
     for j in range(NUM_LOC):
         caps[j] = 0
     pool = np.int64(0)
     for s in range(3):
         if s != player:
-            caps[s] = popcount(state[HAND + s])
-            pool |= state[HAND + s]
+            caps[s] = popcount(state[L.HAND + s])
+            pool |= state[L.HAND + s]
     disc_hidden = np.int64(0)
     if d >= 0 and player != d:
-        disc_hidden = state[DISCARDS] & ~state[FALLBACK]
+        disc_hidden = state[L.DISCARDS] & ~state[L.FALLBACK]
         caps[LOC_DISC] = popcount(disc_hidden)
         pool |= disc_hidden
     blind_hidden = np.int64(0)
     if whole_blind:
         for i in range(6):
-            blind_hidden |= ONE << state[BLIND + i]
+            blind_hidden |= ONE << state[L.BLIND + i]
     elif player == d or opts[O_DEF_SEE_BLIND] == 0:
-        blind_hidden = state[BLIND_REST]
+        blind_hidden = state[L.BLIND_REST]
     caps[LOC_BLIND] = popcount(blind_hidden)
     pool |= blind_hidden
     notin = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        notin[s] = state[VOIDS + s]
+        notin[s] = state[L.VOIDS + s]
     if raeuber:
         _raeuber_exclusions(state, player, opts, notin)
-    if d >= 0 and state[FALLBACK] != 0 and phase != DISCARD:
+    if d >= 0 and state[L.FALLBACK] != 0 and phase != L.DISCARD:
         notin[d] |= PLAIN_NON_KING
     taken = np.int64(0)
     if d >= 0 and player != d:
-        taken = state[BLIND_TAKEN]
-    pfeife_known = d >= 0 and player != d and state[ANNOUNCED] == 1
+        taken = state[L.BLIND_TAKEN]
+    pfeife_known = d >= 0 and player != d and state[L.ANNOUNCED] == 1
     ncard = 0
     rest = pool
     while rest != 0:
@@ -257,18 +231,18 @@ def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
 
     ``ropts`` are the rules options with ``auto_play_forced`` off (the history is replayed as recorded).
     """
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     got = np.zeros(NUM_LOC, dtype=np.int64)
     for k in range(ncard):
         got[loc_of[k]] |= ONE << cards[k]
     hands = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        hands[s] = state[HAND + s] if s == player else got[s]
-    discards = state[DISCARDS]
+        hands[s] = state[L.HAND + s] if s == player else got[s]
+    discards = state[L.DISCARDS]
     if d >= 0 and player != d:
-        discards = state[FALLBACK] | got[LOC_DISC]
+        discards = state[L.FALLBACK] | got[LOC_DISC]
     blind = np.zeros(6, dtype=np.int64)
-    if state[PHASE] == AUCTION or state[RAEUBER] != 0:
+    if state[L.PHASE] == L.AUCTION or state[L.RAEUBER] != 0:
         cs = got[LOC_BLIND]
         for i in range(6):
             blind[i] = lowest_index(cs)
@@ -279,8 +253,8 @@ def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
             blind[i] = blind[j]
             blind[j] = t
     else:
-        taken = state[BLIND_TAKEN]
-        rest = state[BLIND_REST]
+        taken = state[L.BLIND_TAKEN]
+        rest = state[L.BLIND_REST]
         if player == d or ropts[O_DEF_SEE_BLIND] == 0:
             rest = got[LOC_BLIND]
         i = 0
@@ -296,29 +270,29 @@ def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
             i += 1
     dealt = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        dealt[s] = hands[s] | state[PLAYED_BY + s]
+        dealt[s] = hands[s] | state[L.PLAYED_BY + s]
     if d >= 0:
-        dealt[d] = (dealt[d] | discards) & ~state[BLIND_TAKEN]
-    init_from_deal(world, dealt, blind, state[DEALER], ropts)
+        dealt[d] = (dealt[d] | discards) & ~state[L.BLIND_TAKEN]
+    init_from_deal(world, dealt, blind, state[L.DEALER], ropts)
     hide_announce = d >= 0 and player != d
     new_disc = got[LOC_DISC]
-    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    h = min(state[L.HIST_LEN], L.MAX_EPISODE_LENGTH)
     for i in range(h):
-        a = state[HIST + i]
+        a = state[L.HIST + i]
         if hide_announce:
-            if a == A_NO_ANNOUNCE:
+            if a == L.A_NO_ANNOUNCE:
                 continue
-            if world[PHASE] == ANNOUNCE and a != A_ANNOUNCE:
-                apply_unchecked(world, A_NO_ANNOUNCE, ropts)
-            if A_DISCARD <= a < A_DISCARD + 54 and ((state[FALLBACK] >> (a - A_DISCARD)) & 1) == 0:
+            if world[L.PHASE] == L.ANNOUNCE and a != L.A_ANNOUNCE:
+                apply_unchecked(world, L.A_NO_ANNOUNCE, ropts)
+            if L.A_DISCARD <= a < L.A_DISCARD + 54 and ((state[L.FALLBACK] >> (a - L.A_DISCARD)) & 1) == 0:
                 c = lowest_index(new_disc)
                 new_disc &= new_disc - 1
-                a = A_DISCARD + c
+                a = L.A_DISCARD + c
         if not is_legal(world, a, ropts):
             return False
         apply_unchecked(world, a, ropts)
-    if hide_announce and world[PHASE] == ANNOUNCE and state[PHASE] != ANNOUNCE:
-        apply_unchecked(world, A_NO_ANNOUNCE, ropts)
+    if hide_announce and world[L.PHASE] == L.ANNOUNCE and state[L.PHASE] != L.ANNOUNCE:
+        apply_unchecked(world, L.A_NO_ANNOUNCE, ropts)
     return True
 
 
@@ -338,7 +312,7 @@ def _prepare(state, player, opts):
 @njit(cache=True)
 def count_worlds(state, player, opts):
     """The number of worlds consistent with ``player``'s information (float64; 1 for a finished deal)."""
-    if state[PHASE] == TERMINAL:
+    if state[L.PHASE] == L.TERMINAL:
         return 1.0
     return _prepare(state, player, opts)[10]
 
@@ -350,7 +324,7 @@ def resample_hidden(state, player, opts, rng, scratch):
     ``ok`` is False (state unchanged) only when no world exists, which means the state is inconsistent.
     ``scratch`` is unused (kept for the common kernel signature).
     """
-    if state[PHASE] == TERMINAL:
+    if state[L.PHASE] == L.TERMINAL:
         return rng, True
     cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total = _prepare(state, player, opts)
     if not total > 0.0:
@@ -359,7 +333,7 @@ def resample_hidden(state, player, opts, rng, scratch):
     perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
     ropts = opts.copy()
     ropts[O_AUTO_FORCED] = 0
-    world = np.zeros(STATE_LEN, dtype=np.int64)
+    world = np.zeros(L.STATE_LEN, dtype=np.int64)
     rs = np.zeros(1, dtype=np.int64)
     rs[0] = rng
     draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
@@ -373,7 +347,7 @@ def resample_hidden(state, player, opts, rng, scratch):
 def sample_worlds(state, player, opts, seed, out):
     """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
     n = out.shape[0]
-    if state[PHASE] == TERMINAL:
+    if state[L.PHASE] == L.TERMINAL:
         for i in range(n):
             out[i, :] = state
         return 0

@@ -22,6 +22,7 @@ from tarockrl.engine.rng import below, stream_seed
 from tarockrl.engine.select import select_bit
 from tarockrl.engine.shuffle import shuffle_prefix_pairs
 from tarockrl.engine.tricks import follow_or_trump
+from tarockrl.games.dreiertarock import layout as L
 from tarockrl.games.dreiertarock.cards import (
     ALL,
     KINGS,
@@ -35,80 +36,6 @@ from tarockrl.games.dreiertarock.cards import (
     TAROCKS,
     TRULL,
 )
-from tarockrl.games.dreiertarock.layout import (
-    A_BID,
-    A_DOUBLE,
-    A_GOOD,
-    A_HOLD,
-    A_PASS,
-    A_TAKE_PACKET,
-    ANN_BY,
-    ANNOUNCE,
-    AUCTION,
-    BIRD_SEAT,
-    BIRD_TRICK,
-    BIRD_WON,
-    CONTRACT,
-    CUR,
-    DEALER,
-    DEALT,
-    DECL_TRICKS,
-    DECLARER,
-    DEF_TALON,
-    DISCARD,
-    DISCARDS,
-    DISCARDS_UP,
-    GAME_OVER,
-    GOODS,
-    HAD_TURN,
-    HAND,
-    HIST,
-    HIST_LEN,
-    HOLDER,
-    ILLEGAL,
-    KLEVEL,
-    LAYOUT_MAGIC,
-    LEADER,
-    LEVEL,
-    MAGIC,
-    MAX_EPISODE_LENGTH,
-    MOND_SEAT,
-    N_CALLS,
-    N_DISCARDS,
-    NUM_ACTIONS,
-    OFF_ANNOUNCE,
-    OFF_AUCTION,
-    OFF_DISCARD,
-    OFF_PLAY,
-    OFF_TALON,
-    OK,
-    PACKET,
-    PASSED,
-    PHASE,
-    PLAY,
-    PLAYED_BY,
-    POINTS,
-    RESULT,
-    SOLO,
-    SOLO_VALAT,
-    SPOKEN,
-    TAKEN,
-    TALON,
-    TERMINAL,
-    THROWN_IN,
-    TRICK_CARD,
-    TRICK_N,
-    TRICK_NO,
-    TRISCHAKEN,
-    VOID,
-    VOIDS,
-    WIN_THIRDS,
-    WON,
-)
-from tarockrl.games.dreiertarock.layout import BIRD_ANNOUNCED as _BIRD_ANNOUNCED
-from tarockrl.games.dreiertarock.layout import BIRD_SILENT as _BIRD_SILENT
-from tarockrl.games.dreiertarock.layout import BIRD_TRICK_NUMBERS as _BIRD_TRICK_NO
-from tarockrl.games.dreiertarock.layout import GAME_VALUES as _GAME_VALUES
 from tarockrl.games.dreiertarock.rules import (
     ALL_PASS_TRISCHAKEN,
     O_ALL_PASS,
@@ -138,10 +65,10 @@ otherwise add two atomic increments and decrements to every call, a large share 
 KERNEL_INLINE = {"cache": True, "_nrt": False, "inline": "always"}
 """The per-phase pieces of ``legal_set`` and ``apply_unchecked``: inlined into those two dispatchers only."""
 MOND_SKS = np.int64(T21_MASK | SKS_MASK)
-GAME_VALUE = np.array(_GAME_VALUES, dtype=np.int64)
-BIRD_SILENT_VALUE = np.array(_BIRD_SILENT, dtype=np.int64)
-BIRD_ANNOUNCED_VALUE = np.array(_BIRD_ANNOUNCED, dtype=np.int64)
-BIRD_TRICK_NO = np.array(_BIRD_TRICK_NO, dtype=np.int64)
+GAME_VALUE = np.array(L.GAME_VALUES, dtype=np.int64)
+BIRD_SILENT_VALUE = np.array(L.BIRD_SILENT, dtype=np.int64)
+BIRD_ANNOUNCED_VALUE = np.array(L.BIRD_ANNOUNCED, dtype=np.int64)
+BIRD_TRICK_NO = np.array(L.BIRD_TRICK_NUMBERS, dtype=np.int64)
 TRULL_BONUS = 10  # Trull, King Trull and Mondfang
 
 
@@ -156,32 +83,32 @@ def init_from_deal(state, hand0, hand1, hand2, packet0, packet1, dealer, opts):
     zero settlement.
     """
     state[:] = 0
-    state[MAGIC] = LAYOUT_MAGIC
-    state[DEALER] = dealer
-    state[HAND] = hand0
-    state[HAND + 1] = hand1
-    state[HAND + 2] = hand2
-    state[DEALT] = hand0
-    state[DEALT + 1] = hand1
-    state[DEALT + 2] = hand2
-    state[PACKET] = packet0
-    state[PACKET + 1] = packet1
-    state[HOLDER] = -1
-    state[DECLARER] = -1
-    state[TAKEN] = -1
-    state[LEADER] = -1
-    state[MOND_SEAT] = -1
+    state[L.MAGIC] = L.LAYOUT_MAGIC
+    state[L.DEALER] = dealer
+    state[L.HAND] = hand0
+    state[L.HAND + 1] = hand1
+    state[L.HAND + 2] = hand2
+    state[L.DEALT] = hand0
+    state[L.DEALT + 1] = hand1
+    state[L.DEALT + 2] = hand2
+    state[L.PACKET] = packet0
+    state[L.PACKET + 1] = packet1
+    state[L.HOLDER] = -1
+    state[L.DECLARER] = -1
+    state[L.TAKEN] = -1
+    state[L.LEADER] = -1
+    state[L.MOND_SEAT] = -1
     for i in range(3):
-        state[ANN_BY + i] = -1
-        state[TRICK_CARD + i] = -1
-        state[BIRD_SEAT + i] = -1
-    state[PHASE] = AUCTION
-    state[CUR] = (dealer + 1) % 3
+        state[L.ANN_BY + i] = -1
+        state[L.TRICK_CARD + i] = -1
+        state[L.BIRD_SEAT + i] = -1
+    state[L.PHASE] = L.AUCTION
+    state[L.CUR] = (dealer + 1) % 3
     if opts[O_REDEAL_NO_TAROCK] != 0:
         if (hand0 & TAROCKS) == 0 or (hand1 & TAROCKS) == 0 or (hand2 & TAROCKS) == 0:
-            state[VOID] = 1
-            state[PHASE] = TERMINAL
-            state[CUR] = -1
+            state[L.VOID] = 1
+            state[L.PHASE] = L.TERMINAL
+            state[L.CUR] = -1
             return
     auto_play_forced(state, opts)
 
@@ -237,11 +164,11 @@ def rank_of(seat, dealer):
 @njit(**KERNEL)
 def auction_legal(state, opts):
     """Auction calls of the seat to act as a mask over ``OFF_AUCTION`` (bit 0 PASS, 1 HOLD, 1 + L BID_L)."""
-    p = state[CUR]
-    level = state[LEVEL]
-    not_spoken = ((state[SPOKEN] >> p) & 1) == 0
+    p = state[L.CUR]
+    level = state[L.LEVEL]
+    not_spoken = ((state[L.SPOKEN] >> p) & 1) == 0
     mask = ONE
-    if not_spoken and opts[O_FOREHAND_MUST_BID] != 0 and p == (state[DEALER] + 1) % 3:
+    if not_spoken and opts[O_FOREHAND_MUST_BID] != 0 and p == (state[L.DEALER] + 1) % 3:
         mask = np.int64(0)
     solos = np.int64((1 << 7) | (1 << 8))
     if level == 0:
@@ -249,8 +176,8 @@ def auction_legal(state, opts):
         if not_spoken:
             mask |= solos
     elif level <= 5:
-        dealer = state[DEALER]
-        if rank_of(p, dealer) < rank_of(state[HOLDER], dealer):
+        dealer = state[L.DEALER]
+        if rank_of(p, dealer) < rank_of(state[L.HOLDER], dealer):
             mask |= np.int64(2)
         else:
             if level <= 4:
@@ -277,28 +204,28 @@ def announce_legal(state, opts):
 
     Bits 0-2 ANNOUNCE Pagat/Uhu/Kakadu, bits 3-6 DOUBLE game/Pagat/Uhu/Kakadu, bit 7 GOOD.
     """
-    p = state[CUR]
-    d = state[DECLARER]
+    p = state[L.CUR]
+    d = state[L.DECLARER]
     mask = np.int64(1 << 7)
     if (
-        state[CONTRACT] != SOLO_VALAT
-        and (opts[O_FIRST_TURN_ONLY] == 0 or ((state[HAD_TURN] >> p) & 1) == 0)
+        state[L.CONTRACT] != L.SOLO_VALAT
+        and (opts[O_FIRST_TURN_ONLY] == 0 or ((state[L.HAD_TURN] >> p) & 1) == 0)
         and (p == d or opts[O_DEF_ANNOUNCE] != 0)
     ):
-        hand = state[HAND + p]
+        hand = state[L.HAND + p]
         for b in range(3):
-            if ((hand >> b) & 1) != 0 and state[ANN_BY + b] < 0:
+            if ((hand >> b) & 1) != 0 and state[L.ANN_BY + b] < 0:
                 mask |= ONE << b
     if opts[O_KONTRA] != 0:
         kmax = opts[O_KONTRA_MAX]
         p_decl = p == d
-        k = state[KLEVEL]
+        k = state[L.KLEVEL]
         if k < kmax and ((k & 1) == 1) == p_decl:  # game: owner is the declarer's side
             mask |= np.int64(1 << 3)
         for b in range(3):
-            by = state[ANN_BY + b]
+            by = state[L.ANN_BY + b]
             if by >= 0:
-                k = state[KLEVEL + 1 + b]
+                k = state[L.KLEVEL + 1 + b]
                 owner_decl = by == d
                 if k < kmax and ((k & 1) == 1) == (p_decl == owner_decl):
                     mask |= ONE << (4 + b)
@@ -309,19 +236,19 @@ def announce_legal(state, opts):
 def trick_mask(state):
     """The cards of the current trick as a mask."""
     m = np.int64(0)
-    for i in range(state[TRICK_N]):
-        m |= ONE << state[TRICK_CARD + i]
+    for i in range(state[L.TRICK_N]):
+        m |= ONE << state[L.TRICK_CARD + i]
     return m
 
 
 @njit(**KERNEL)
 def trischaken_restrict(legal, hand, state, opts):
     """Trischaken: Stichzwang (beat the winning card if possible), then the Pagat restriction."""
-    n = state[TRICK_N]
+    n = state[L.TRICK_N]
     restricted = legal
     if n > 0:
         trick = trick_mask(state)
-        beat = beating_cards(legal, trick, SUIT_MASK_OF_CARD[state[TRICK_CARD]], TAROCKS)
+        beat = beating_cards(legal, trick, SUIT_MASK_OF_CARD[state[L.TRICK_CARD]], TAROCKS)
         if opts[O_KAISERSTICH] != 0 and n == 2:
             if (trick & MOND_SKS) == MOND_SKS:
                 beat = legal & T1_MASK  # the Pagat completes the Kaiserstich
@@ -339,12 +266,12 @@ def trischaken_restrict(legal, hand, state, opts):
 @njit(**KERNEL_INLINE)
 def play_legal(state, opts):
     """Cards the seat to act may play now (Farbzwang and Tarockzwang; Trischaken restrictions)."""
-    hand = state[HAND + state[CUR]]
-    if state[TRICK_N] == 0:
+    hand = state[L.HAND + state[L.CUR]]
+    if state[L.TRICK_N] == 0:
         legal = hand
     else:
-        legal = follow_or_trump(hand, SUIT_MASK_OF_CARD[state[TRICK_CARD]], TAROCKS)
-    if state[TRISCHAKEN] != 0:
+        legal = follow_or_trump(hand, SUIT_MASK_OF_CARD[state[L.TRICK_CARD]], TAROCKS)
+    if state[L.TRISCHAKEN] != 0:
         legal = trischaken_restrict(legal, hand, state, opts)
     return legal
 
@@ -352,17 +279,17 @@ def play_legal(state, opts):
 @njit(**KERNEL_INLINE)
 def _legal_set(state, opts):
     """Body of :func:`legal_set` (inlined into the playout loop)."""
-    phase = state[PHASE]
-    if phase == PLAY:
-        return OFF_PLAY, play_legal(state, opts)
-    if phase == ANNOUNCE:
-        return OFF_ANNOUNCE, announce_legal(state, opts)
-    if phase == AUCTION:
-        return OFF_AUCTION, auction_legal(state, opts)
-    if phase == DISCARD:
-        return OFF_DISCARD, discard_legal(state[HAND + state[DECLARER]], 3 - state[N_DISCARDS], opts)
-    if phase == TALON:
-        return OFF_TALON, np.int64(3)
+    phase = state[L.PHASE]
+    if phase == L.PLAY:
+        return L.OFF_PLAY, play_legal(state, opts)
+    if phase == L.ANNOUNCE:
+        return L.OFF_ANNOUNCE, announce_legal(state, opts)
+    if phase == L.AUCTION:
+        return L.OFF_AUCTION, auction_legal(state, opts)
+    if phase == L.DISCARD:
+        return L.OFF_DISCARD, discard_legal(state[L.HAND + state[L.DECLARER]], 3 - state[L.N_DISCARDS], opts)
+    if phase == L.TALON:
+        return L.OFF_TALON, np.int64(3)
     return 0, np.int64(0)
 
 
@@ -385,7 +312,7 @@ def legal_mask(state, opts, out):
 @njit(**KERNEL)
 def is_legal(state, action, opts):
     """True when ``action`` is legal in ``state``."""
-    if action < 0 or action >= NUM_ACTIONS:
+    if action < 0 or action >= L.NUM_ACTIONS:
         return False
     offset, mask = legal_set(state, opts)
     i = action - offset
@@ -398,179 +325,179 @@ def is_legal(state, action, opts):
 @njit(**KERNEL_INLINE)
 def _finish(state, opts):
     score(state, opts)
-    state[PHASE] = TERMINAL
-    state[CUR] = -1
+    state[L.PHASE] = L.TERMINAL
+    state[L.CUR] = -1
 
 
 @njit(**KERNEL_INLINE)
 def _start_play(state, opts):
-    leader = (state[DEALER] + 1) % 3
-    if opts[O_SOLO_DECL_LEADS] != 0 and state[CONTRACT] >= SOLO:
-        leader = state[DECLARER]
-    state[PHASE] = PLAY
-    state[LEADER] = leader
-    state[CUR] = leader
-    state[TRICK_N] = 0
+    leader = (state[L.DEALER] + 1) % 3
+    if opts[O_SOLO_DECL_LEADS] != 0 and state[L.CONTRACT] >= L.SOLO:
+        leader = state[L.DECLARER]
+    state[L.PHASE] = L.PLAY
+    state[L.LEADER] = leader
+    state[L.CUR] = leader
+    state[L.TRICK_N] = 0
 
 
 @njit(**KERNEL_INLINE)
 def _start_announce(state):
-    state[PHASE] = ANNOUNCE
-    state[CUR] = state[DECLARER]
-    state[GOODS] = 0
+    state[L.PHASE] = L.ANNOUNCE
+    state[L.CUR] = state[L.DECLARER]
+    state[L.GOODS] = 0
 
 
 @njit(**KERNEL)
 def _apply_call(state, action, opts):
-    p = state[CUR]
-    if action == A_PASS:
-        state[PASSED] |= ONE << p
-    elif action == A_HOLD:
-        state[HOLDER] = p
+    p = state[L.CUR]
+    if action == L.A_PASS:
+        state[L.PASSED] |= ONE << p
+    elif action == L.A_HOLD:
+        state[L.HOLDER] = p
     else:
-        state[LEVEL] = action - A_BID
-        state[HOLDER] = p
-    state[SPOKEN] |= ONE << p
-    state[N_CALLS] += 1
-    level = state[LEVEL]
-    passed = state[PASSED]
-    if level == SOLO_VALAT or (level >= 1 and popcount(passed) == 2):
-        d = state[HOLDER]
-        state[DECLARER] = d
-        state[CONTRACT] = level
-        if level < SOLO:
-            state[PHASE] = TALON
-            state[CUR] = d
+        state[L.LEVEL] = action - L.A_BID
+        state[L.HOLDER] = p
+    state[L.SPOKEN] |= ONE << p
+    state[L.N_CALLS] += 1
+    level = state[L.LEVEL]
+    passed = state[L.PASSED]
+    if level == L.SOLO_VALAT or (level >= 1 and popcount(passed) == 2):
+        d = state[L.HOLDER]
+        state[L.DECLARER] = d
+        state[L.CONTRACT] = level
+        if level < L.SOLO:
+            state[L.PHASE] = L.TALON
+            state[L.CUR] = d
         else:
-            state[DEF_TALON] = state[PACKET] | state[PACKET + 1]
+            state[L.DEF_TALON] = state[L.PACKET] | state[L.PACKET + 1]
             _start_announce(state)
     elif passed == 7:
         if opts[O_ALL_PASS] == ALL_PASS_TRISCHAKEN:
-            state[TRISCHAKEN] = 1
+            state[L.TRISCHAKEN] = 1
             _start_play(state, opts)
         else:
-            state[THROWN_IN] = 1
+            state[L.THROWN_IN] = 1
             _finish(state, opts)
     else:
         q = (p + 1) % 3
         if ((passed >> q) & 1) != 0:
             q = (q + 1) % 3
-        state[CUR] = q
+        state[L.CUR] = q
 
 
 @njit(**KERNEL)
 def _apply_announce(state, action, opts):
-    p = state[CUR]
-    if action == A_GOOD:
-        state[HAD_TURN] |= ONE << p
-        goods = state[GOODS] + 1
-        state[GOODS] = goods
+    p = state[L.CUR]
+    if action == L.A_GOOD:
+        state[L.HAD_TURN] |= ONE << p
+        goods = state[L.GOODS] + 1
+        state[L.GOODS] = goods
         if goods == 3:
             _start_play(state, opts)
         else:
-            state[CUR] = (p + 1) % 3
-    elif action < A_DOUBLE:
-        state[ANN_BY + action - OFF_ANNOUNCE] = p
-        state[GOODS] = 0
+            state[L.CUR] = (p + 1) % 3
+    elif action < L.A_DOUBLE:
+        state[L.ANN_BY + action - L.OFF_ANNOUNCE] = p
+        state[L.GOODS] = 0
     else:
-        state[KLEVEL + action - A_DOUBLE] += 1
-        state[GOODS] = 0
+        state[L.KLEVEL + action - L.A_DOUBLE] += 1
+        state[L.GOODS] = 0
 
 
 @njit(**KERNEL_INLINE)
 def _apply_play(state, card, opts):
-    p = state[CUR]
+    p = state[L.CUR]
     b = ONE << card
-    state[HAND + p] &= ~b
-    state[PLAYED_BY + p] |= b
-    n = state[TRICK_N]
-    state[TRICK_CARD + n] = card
+    state[L.HAND + p] &= ~b
+    state[L.PLAYED_BY + p] |= b
+    n = state[L.TRICK_N]
+    state[L.TRICK_CARD + n] = card
     if card <= 2:
-        state[BIRD_TRICK + card] = state[TRICK_NO] + 1
-        state[BIRD_SEAT + card] = p
+        state[L.BIRD_TRICK + card] = state[L.TRICK_NO] + 1
+        state[L.BIRD_SEAT + card] = p
     if n > 0:
-        led = SUIT_MASK_OF_CARD[state[TRICK_CARD]]
+        led = SUIT_MASK_OF_CARD[state[L.TRICK_CARD]]
         if (b & led) == 0:  # did not follow: void in the led suit, and in tarocks too unless he played one
-            state[VOIDS + p] |= led if (b & TAROCKS) != 0 else led | TAROCKS
+            state[L.VOIDS + p] |= led if (b & TAROCKS) != 0 else led | TAROCKS
     if n < 2:
-        state[TRICK_N] = n + 1
-        state[CUR] = (p + 1) % 3
+        state[L.TRICK_N] = n + 1
+        state[L.CUR] = (p + 1) % 3
         return
-    c0 = state[TRICK_CARD]
-    c1 = state[TRICK_CARD + 1]
+    c0 = state[L.TRICK_CARD]
+    c1 = state[L.TRICK_CARD + 1]
     trick = (ONE << c0) | (ONE << c1) | b
     kaiser = opts[O_KAISERSTICH] != 0 and (trick & TRULL) == TRULL
     if kaiser:
         wcard = np.int64(0)
     else:
         wcard = winning_card(trick, SUIT_MASK_OF_CARD[c0], TAROCKS)
-    leader = state[LEADER]
+    leader = state[L.LEADER]
     if wcard == c0:
         winner = leader
     elif wcard == c1:
         winner = (leader + 1) % 3
     else:
         winner = p
-    state[WON + winner] |= trick
+    state[L.WON + winner] |= trick
     if wcard <= 2:
-        state[BIRD_WON + wcard] = 1
-    tn = state[TRICK_NO] + 1
-    state[TRICK_NO] = tn
-    state[TRICK_CARD] = -1
-    state[TRICK_CARD + 1] = -1
-    state[TRICK_CARD + 2] = -1
-    state[TRICK_N] = 0
-    d = state[DECLARER]
+        state[L.BIRD_WON + wcard] = 1
+    tn = state[L.TRICK_NO] + 1
+    state[L.TRICK_NO] = tn
+    state[L.TRICK_CARD] = -1
+    state[L.TRICK_CARD + 1] = -1
+    state[L.TRICK_CARD + 2] = -1
+    state[L.TRICK_N] = 0
+    d = state[L.DECLARER]
     if d >= 0:
         if winner == d:
-            state[DECL_TRICKS] += 1
+            state[L.DECL_TRICKS] += 1
         if (trick & MOND_SKS) == MOND_SKS and not kaiser:
             s21 = (leader + (0 if c0 == 20 else (1 if c1 == 20 else 2))) % 3
             s22 = (leader + (0 if c0 == 21 else (1 if c1 == 21 else 2))) % 3
             if (s21 == d) != (s22 == d):
-                state[MOND_SEAT] = s22
-        if winner != d and state[CONTRACT] == SOLO_VALAT and opts[O_SV_EARLY_END] != 0:
+                state[L.MOND_SEAT] = s22
+        if winner != d and state[L.CONTRACT] == L.SOLO_VALAT and opts[O_SV_EARLY_END] != 0:
             _finish(state, opts)
             return
     if tn == 16:
         _finish(state, opts)
         return
-    state[LEADER] = winner
-    state[CUR] = winner
+    state[L.LEADER] = winner
+    state[L.CUR] = winner
 
 
 @njit(**KERNEL_INLINE)
 def _apply(state, action, opts):
     """Body of :func:`apply_unchecked` (inlined into the playout loop)."""
-    h = state[HIST_LEN]
-    if h < MAX_EPISODE_LENGTH:
-        state[HIST + h] = action
-    state[HIST_LEN] = h + 1
-    phase = state[PHASE]
-    if phase == PLAY:
-        _apply_play(state, action - OFF_PLAY, opts)
-    elif phase == ANNOUNCE:
+    h = state[L.HIST_LEN]
+    if h < L.MAX_EPISODE_LENGTH:
+        state[L.HIST + h] = action
+    state[L.HIST_LEN] = h + 1
+    phase = state[L.PHASE]
+    if phase == L.PLAY:
+        _apply_play(state, action - L.OFF_PLAY, opts)
+    elif phase == L.ANNOUNCE:
         _apply_announce(state, action, opts)
-    elif phase == AUCTION:
+    elif phase == L.AUCTION:
         _apply_call(state, action, opts)
-    elif phase == DISCARD:
-        card = action - OFF_DISCARD
+    elif phase == L.DISCARD:
+        card = action - L.OFF_DISCARD
         b = ONE << card
-        d = state[DECLARER]
-        state[HAND + d] &= ~b
-        state[DISCARDS] |= b
+        d = state[L.DECLARER]
+        state[L.HAND + d] &= ~b
+        state[L.DISCARDS] |= b
         if card <= 21:
-            state[DISCARDS_UP] |= b
-        state[N_DISCARDS] += 1
-        if state[N_DISCARDS] == 3:
+            state[L.DISCARDS_UP] |= b
+        state[L.N_DISCARDS] += 1
+        if state[L.N_DISCARDS] == 3:
             _start_announce(state)
-    elif phase == TALON:
-        i = action - A_TAKE_PACKET
-        d = state[DECLARER]
-        state[HAND + d] |= state[PACKET + i]
-        state[DEF_TALON] = state[PACKET + 1 - i]
-        state[TAKEN] = i
-        state[PHASE] = DISCARD
+    elif phase == L.TALON:
+        i = action - L.A_TAKE_PACKET
+        d = state[L.DECLARER]
+        state[L.HAND + d] |= state[L.PACKET + i]
+        state[L.DEF_TALON] = state[L.PACKET + 1 - i]
+        state[L.TAKEN] = i
+        state[L.PHASE] = L.DISCARD
 
 
 @njit(**KERNEL)
@@ -584,7 +511,7 @@ def auto_play_forced(state, opts):
     """With the option ``auto_play_forced``, apply every single-legal-action decision from here on."""
     if opts[O_AUTO_FORCED] == 0:
         return
-    while state[PHASE] != TERMINAL:
+    while state[L.PHASE] != L.TERMINAL:
         offset, mask = legal_set(state, opts)
         if (mask & (mask - 1)) != 0:
             return
@@ -608,12 +535,12 @@ def step(state, action, opts):
 @njit(**KERNEL)
 def apply_action(state, action, opts):
     """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
-    if state[PHASE] == TERMINAL:
-        return GAME_OVER
+    if state[L.PHASE] == L.TERMINAL:
+        return L.GAME_OVER
     if not is_legal(state, action, opts):
-        return ILLEGAL
+        return L.ILLEGAL
     step(state, action, opts)
-    return OK
+    return L.OK
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -621,43 +548,43 @@ def apply_action(state, action, opts):
 # ---------------------------------------------------------------------------------------------------------
 @njit(**KERNEL)
 def _score_trischaken(state, opts):
-    p0 = thirds(state[WON]) // 3
-    p1 = thirds(state[WON + 1]) // 3
-    p2 = thirds(state[WON + 2]) // 3
-    state[POINTS] = p0
-    state[POINTS + 1] = p1
-    state[POINTS + 2] = p2
+    p0 = thirds(state[L.WON]) // 3
+    p1 = thirds(state[L.WON + 1]) // 3
+    p2 = thirds(state[L.WON + 2]) // 3
+    state[L.POINTS] = p0
+    state[L.POINTS + 1] = p1
+    state[L.POINTS + 2] = p2
     top = max(p0, max(p1, p2))
     n_losers = 0
     for s in range(3):
-        if state[POINTS + s] == top:
+        if state[L.POINTS + s] == top:
             n_losers += 1
     v = opts[O_TRISCHAKEN_VALUE]
     for s in range(3):
-        lost = state[POINTS + s] == top
+        lost = state[L.POINTS + s] == top
         if n_losers == 1:
-            state[RESULT + s] = -2 * v if lost else v
+            state[L.RESULT + s] = -2 * v if lost else v
         elif n_losers == 2:
-            state[RESULT + s] = -v if lost else 2 * v
+            state[L.RESULT + s] = -v if lost else 2 * v
         else:
-            state[RESULT + s] = 0
+            state[L.RESULT + s] = 0
 
 
 @njit(**KERNEL)
 def bird_items(state, opts, cancel, bonus_factor):
     """Net value of the bird items for the declarer's side (announced and silent)."""
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     net = np.int64(0)
     for b in range(3):
-        own_trick = state[BIRD_TRICK + b] == BIRD_TRICK_NO[b]
-        won = own_trick and state[BIRD_WON + b] != 0
-        by = state[ANN_BY + b]
+        own_trick = state[L.BIRD_TRICK + b] == BIRD_TRICK_NO[b]
+        won = own_trick and state[L.BIRD_WON + b] != 0
+        by = state[L.ANN_BY + b]
         if by >= 0:
-            v = (BIRD_ANNOUNCED_VALUE[b] << state[KLEVEL + 1 + b]) * bonus_factor
+            v = (BIRD_ANNOUNCED_VALUE[b] << state[L.KLEVEL + 1 + b]) * bonus_factor
             net += v if (by == d) == won else -v
         elif not cancel and own_trick:
             v = BIRD_SILENT_VALUE[b] * bonus_factor
-            decl_bird = state[BIRD_SEAT + b] == d
+            decl_bird = state[L.BIRD_SEAT + b] == d
             if won:
                 net += v if decl_bird else -v
             elif opts[O_SILENT_PENALTY] != 0:
@@ -668,43 +595,43 @@ def bird_items(state, opts, cancel, bonus_factor):
 @njit(**KERNEL)
 def score(state, opts):
     """Fill ``POINTS`` and ``RESULT`` of a finished deal (the zero-sum settlement)."""
-    if state[THROWN_IN] != 0 or state[VOID] != 0:
+    if state[L.THROWN_IN] != 0 or state[L.VOID] != 0:
         return
-    if state[TRISCHAKEN] != 0:
+    if state[L.TRISCHAKEN] != 0:
         _score_trischaken(state, opts)
         return
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     f1 = (d + 1) % 3
     f2 = (d + 2) % 3
-    decl_tricks = state[WON + d]
-    def_tricks = state[WON + f1] | state[WON + f2]
-    decl_pile = decl_tricks | state[DISCARDS]
-    def_pile = def_tricks | state[DEF_TALON]
+    decl_tricks = state[L.WON + d]
+    def_tricks = state[L.WON + f1] | state[L.WON + f2]
+    decl_pile = decl_tricks | state[L.DISCARDS]
+    def_pile = def_tricks | state[L.DEF_TALON]
     t_decl = thirds(decl_pile)
-    state[POINTS + d] = t_decl // 3
-    state[POINTS + f1] = thirds(def_pile) // 3
-    state[POINTS + f2] = state[POINTS + f1]
-    level = state[CONTRACT]
-    kgame = state[KLEVEL]
+    state[L.POINTS + d] = t_decl // 3
+    state[L.POINTS + f1] = thirds(def_pile) // 3
+    state[L.POINTS + f2] = state[L.POINTS + f1]
+    level = state[L.CONTRACT]
+    kgame = state[L.KLEVEL]
     net = np.int64(0)
-    if level == SOLO_VALAT:
-        v = GAME_VALUE[SOLO_VALAT] << kgame
-        net = v if state[DECL_TRICKS] == 16 else -v
+    if level == L.SOLO_VALAT:
+        v = GAME_VALUE[L.SOLO_VALAT] << kgame
+        net = v if state[L.DECL_TRICKS] == 16 else -v
     else:
         g = GAME_VALUE[level]
         valat_side = 0  # +1 the declarer took every trick, -1 the defenders did
         if opts[O_VALAT_FACTOR] > 0:
-            if state[DECL_TRICKS] == 16:
+            if state[L.DECL_TRICKS] == 16:
                 valat_side = 1
-            elif state[DECL_TRICKS] == 0:
+            elif state[L.DECL_TRICKS] == 0:
                 valat_side = -1
         if valat_side != 0:
             net = valat_side * ((g * opts[O_VALAT_FACTOR]) << kgame)
         else:
             v = g << kgame
-            net = v if t_decl >= WIN_THIRDS else -v
+            net = v if t_decl >= L.WIN_THIRDS else -v
         cancel = valat_side != 0 and opts[O_VALAT_CANCELS] != 0
-        bf = opts[O_SOLO_BONUS] if level == SOLO else np.int64(1)
+        bf = opts[O_SOLO_BONUS] if level == L.SOLO else np.int64(1)
         net += bird_items(state, opts, cancel, bf)
         if not cancel:
             if opts[O_TRULL_PILES] != 0:
@@ -722,20 +649,20 @@ def score(state, opts):
                 net += bonus
             if (fm & KINGS) == KINGS:
                 net -= bonus
-            ms = state[MOND_SEAT]
+            ms = state[L.MOND_SEAT]
             if ms >= 0:
                 net += bonus if ms == d else -bonus
-    state[RESULT + d] = 2 * net
-    state[RESULT + f1] = -net
-    state[RESULT + f2] = -net
+    state[L.RESULT + d] = 2 * net
+    state[L.RESULT + f1] = -net
+    state[L.RESULT + f2] = -net
 
 
 @njit(**KERNEL)
 def returns(state, out):
     """Write the settlement (float64[3], zeros before the end) into ``out``."""
-    terminal = state[PHASE] == TERMINAL
+    terminal = state[L.PHASE] == L.TERMINAL
     for s in range(3):
-        out[s] = state[RESULT + s] if terminal else 0
+        out[s] = state[L.RESULT + s] if terminal else 0
 
 
 @njit(**KERNEL_INLINE)
@@ -765,8 +692,8 @@ def random_action(state, opts, rng):
 @njit(**KERNEL)
 def talon_unassigned(state):
     """Talon cards that are in nobody's hand or pile (before the talon is used, Trischaken, throw-ins)."""
-    if state[PHASE] == AUCTION or state[PHASE] == TALON or state[DECLARER] < 0:
-        return state[PACKET] | state[PACKET + 1]
+    if state[L.PHASE] == L.AUCTION or state[L.PHASE] == L.TALON or state[L.DECLARER] < 0:
+        return state[L.PACKET] | state[L.PACKET + 1]
     return np.int64(0)
 
 
@@ -774,7 +701,7 @@ def talon_unassigned(state):
 @njit(**KERNEL)
 def check_layout(state, opts):
     """LAYOUT: the row carries this game's layout tag and a known phase."""
-    if state[MAGIC] != LAYOUT_MAGIC or state[PHASE] < AUCTION or state[PHASE] > TERMINAL:
+    if state[L.MAGIC] != L.LAYOUT_MAGIC or state[L.PHASE] < L.AUCTION or state[L.PHASE] > L.TERMINAL:
         return INV.LAYOUT
     return 0
 
@@ -785,9 +712,9 @@ def check_cards(state, opts):
     seen = np.int64(0)
     total = np.int64(0)
     for s in range(3):
-        seen |= state[HAND + s] | state[WON + s]
-        total += popcount(state[HAND + s]) + popcount(state[WON + s])
-    others = (talon_unassigned(state), state[DEF_TALON], state[DISCARDS], trick_mask(state))
+        seen |= state[L.HAND + s] | state[L.WON + s]
+        total += popcount(state[L.HAND + s]) + popcount(state[L.WON + s])
+    others = (talon_unassigned(state), state[L.DEF_TALON], state[L.DISCARDS], trick_mask(state))
     for m in others:
         seen |= m
         total += popcount(m)
@@ -798,38 +725,38 @@ def check_cards(state, opts):
 def check_legal_set(state, opts):
     """LEGAL_SET: the legal set is empty exactly at the end of the deal."""
     offset, mask = legal_set(state, opts)
-    return INV.LEGAL_SET if (state[PHASE] == TERMINAL) == (mask != 0) else 0
+    return INV.LEGAL_SET if (state[L.PHASE] == L.TERMINAL) == (mask != 0) else 0
 
 
 @njit(**KERNEL)
 def check_history_length(state, opts):
     """TOO_MANY_ACTIONS: the history is within the episode bound."""
-    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > MAX_EPISODE_LENGTH else 0
+    return INV.TOO_MANY_ACTIONS if state[L.HIST_LEN] > L.MAX_EPISODE_LENGTH else 0
 
 
 @njit(**KERNEL)
 def check_seat_to_act(state, opts):
     """NO_SEAT_TO_ACT: a seat is to act exactly while the deal runs."""
-    if state[PHASE] == TERMINAL:
-        return INV.NO_SEAT_TO_ACT if state[CUR] != -1 else 0
-    return INV.NO_SEAT_TO_ACT if state[CUR] < 0 or state[CUR] > 2 else 0
+    if state[L.PHASE] == L.TERMINAL:
+        return INV.NO_SEAT_TO_ACT if state[L.CUR] != -1 else 0
+    return INV.NO_SEAT_TO_ACT if state[L.CUR] < 0 or state[L.CUR] > 2 else 0
 
 
 @njit(**KERNEL)
 def check_counts(state, opts):
     """COUNTS: one card played per seat and finished trick (plus the current trick), and hand sizes to match."""
-    phase = state[PHASE]
+    phase = state[L.PHASE]
     for s in range(3):
-        n = popcount(state[PLAYED_BY + s])
-        expected = state[TRICK_NO]
-        if phase == PLAY and (s - state[LEADER]) % 3 < state[TRICK_N]:
+        n = popcount(state[L.PLAYED_BY + s])
+        expected = state[L.TRICK_NO]
+        if phase == L.PLAY and (s - state[L.LEADER]) % 3 < state[L.TRICK_N]:
             expected += 1
         if n != expected:
             return INV.COUNTS
         size = 16 - n
-        if s == state[DECLARER] and (phase == DISCARD):
-            size += 3 - state[N_DISCARDS]
-        if popcount(state[HAND + s]) != size:
+        if s == state[L.DECLARER] and (phase == L.DISCARD):
+            size += 3 - state[L.N_DISCARDS]
+        if popcount(state[L.HAND + s]) != size:
             return INV.COUNTS
     return 0
 
@@ -838,7 +765,7 @@ def check_counts(state, opts):
 def check_voids(state, opts):
     """VOIDS: no hand holds a card of a suit its seat has shown to lack."""
     for s in range(3):
-        if (state[HAND + s] & state[VOIDS + s]) != 0:
+        if (state[L.HAND + s] & state[L.VOIDS + s]) != 0:
             return INV.VOIDS
     return 0
 
@@ -846,38 +773,38 @@ def check_voids(state, opts):
 @njit(**KERNEL)
 def check_auction(state, opts):
     """AUCTION: in the auction, the seat to act is neither the holder nor out, and the level is a bid."""
-    if state[PHASE] != AUCTION:
+    if state[L.PHASE] != L.AUCTION:
         return 0
-    if state[CUR] == state[HOLDER] or ((state[PASSED] >> state[CUR]) & 1) != 0:
+    if state[L.CUR] == state[L.HOLDER] or ((state[L.PASSED] >> state[L.CUR]) & 1) != 0:
         return INV.AUCTION
-    return INV.AUCTION if state[LEVEL] >= SOLO_VALAT else 0
+    return INV.AUCTION if state[L.LEVEL] >= L.SOLO_VALAT else 0
 
 
 @njit(**KERNEL)
 def check_final_accounts(state, opts):
     """SETTLEMENT, POINTS, FINAL_SHAPE at the end: zero-sum, all card points counted, a deal of a possible length."""
-    if state[PHASE] != TERMINAL:
+    if state[L.PHASE] != L.TERMINAL:
         return 0
-    if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] != 0:
+    if state[L.RESULT] + state[L.RESULT + 1] + state[L.RESULT + 2] != 0:
         return INV.SETTLEMENT
-    hl = state[HIST_LEN]
-    if state[VOID] != 0:
+    hl = state[L.HIST_LEN]
+    if state[L.VOID] != 0:
         return 0 if hl == 0 else INV.FINAL_SHAPE
-    if state[THROWN_IN] != 0:
-        return 0 if hl == 3 and state[RESULT] == 0 and state[RESULT + 1] == 0 else INV.FINAL_SHAPE
-    plays = popcount(state[PLAYED_BY]) + popcount(state[PLAYED_BY + 1]) + popcount(state[PLAYED_BY + 2])
-    if state[TRISCHAKEN] != 0:
-        talon = state[PACKET] | state[PACKET + 1]
-        pts = state[POINTS] + state[POINTS + 1] + state[POINTS + 2]
+    if state[L.THROWN_IN] != 0:
+        return 0 if hl == 3 and state[L.RESULT] == 0 and state[L.RESULT + 1] == 0 else INV.FINAL_SHAPE
+    plays = popcount(state[L.PLAYED_BY]) + popcount(state[L.PLAYED_BY + 1]) + popcount(state[L.PLAYED_BY + 2])
+    if state[L.TRISCHAKEN] != 0:
+        talon = state[L.PACKET] | state[L.PACKET + 1]
+        pts = state[L.POINTS] + state[L.POINTS + 1] + state[L.POINTS + 2]
         if 3 * pts + thirds(talon) != 210:
             return INV.POINTS
         return INV.FINAL_SHAPE if hl != 51 or plays != 48 else 0
-    d = state[DECLARER]
-    left = state[HAND] | state[HAND + 1] | state[HAND + 2]
-    if 3 * (state[POINTS + d] + state[POINTS + (d + 1) % 3]) + thirds(left) != 210:
+    d = state[L.DECLARER]
+    left = state[L.HAND] | state[L.HAND + 1] | state[L.HAND + 2]
+    if 3 * (state[L.POINTS + d] + state[L.POINTS + (d + 1) % 3]) + thirds(left) != 210:
         return INV.POINTS
     if plays != 48:
-        if not (state[CONTRACT] == SOLO_VALAT and plays % 3 == 0 and state[DECL_TRICKS] * 3 + 3 == plays):
+        if not (state[L.CONTRACT] == L.SOLO_VALAT and plays % 3 == 0 and state[L.DECL_TRICKS] * 3 + 3 == plays):
             return INV.FINAL_SHAPE
     return 0
 

@@ -50,38 +50,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.layout import Fields
-from tarockrl.games.dreiertarock.layout import (
-    ANN_BY,
-    CONTRACT,
-    CUR,
-    DEALER,
-    DECLARER,
-    DISCARDS,
-    DISCARDS_UP,
-    GOODS,
-    HAD_TURN,
-    HAND,
-    HOLDER,
-    KLEVEL,
-    LEADER,
-    LEVEL,
-    N_DISCARDS,
-    PACKET,
-    PASSED,
-    PHASE,
-    PLAY,
-    PLAYED_BY,
-    RESULT,
-    SOLO,
-    SPOKEN,
-    TAKEN,
-    TERMINAL,
-    TRICK_CARD,
-    TRICK_N,
-    TRICK_NO,
-    TRISCHAKEN,
-    WON,
-)
+from tarockrl.games.dreiertarock import layout as L
 
 _sizes = [
     ("HAND", 54), ("PHASE", 6), ("DEALER", 3), ("TO_MOVE", 3), ("LEVEL", 8), ("HOLDER", 3), ("PASSED", 3),
@@ -137,56 +106,56 @@ def _put_cards(out, offset, mask):
 def observe(state, player, opts, out):
     """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
     out[:] = 0.0
-    phase = state[PHASE]
-    declarer = state[DECLARER]
-    contract = state[CONTRACT]
-    _put_cards(out, OBS_HAND, state[HAND + player])
+    phase = state[L.PHASE]
+    declarer = state[L.DECLARER]
+    contract = state[L.CONTRACT]
+    _put_cards(out, OBS_HAND, state[L.HAND + player])
     out[OBS_PHASE + phase] = 1.0
-    out[OBS_DEALER + (state[DEALER] - player) % 3] = 1.0
-    cur = state[CUR]
+    out[OBS_DEALER + (state[L.DEALER] - player) % 3] = 1.0
+    cur = state[L.CUR]
     if cur >= 0:
         out[OBS_TO_MOVE + (cur - player) % 3] = 1.0
-    out[OBS_LEVEL + state[LEVEL]] = 1.0
-    if state[HOLDER] >= 0:
-        out[OBS_HOLDER + (state[HOLDER] - player) % 3] = 1.0
+    out[OBS_LEVEL + state[L.LEVEL]] = 1.0
+    if state[L.HOLDER] >= 0:
+        out[OBS_HOLDER + (state[L.HOLDER] - player) % 3] = 1.0
     for r in range(3):
         seat = (player + r) % 3
-        out[OBS_PASSED + r] = (state[PASSED] >> seat) & 1
-        out[OBS_SPOKEN + r] = (state[SPOKEN] >> seat) & 1
-        out[OBS_HAD_TURN + r] = (state[HAD_TURN] >> seat) & 1
-        _put_cards(out, OBS_PLAYED + 54 * r, state[PLAYED_BY + seat])
-        _put_cards(out, OBS_WON + 54 * r, state[WON + seat])
-        out[OBS_HAND_SIZES + r] = popcount(state[HAND + seat]) / 19.0
+        out[OBS_PASSED + r] = (state[L.PASSED] >> seat) & 1
+        out[OBS_SPOKEN + r] = (state[L.SPOKEN] >> seat) & 1
+        out[OBS_HAD_TURN + r] = (state[L.HAD_TURN] >> seat) & 1
+        _put_cards(out, OBS_PLAYED + 54 * r, state[L.PLAYED_BY + seat])
+        _put_cards(out, OBS_WON + 54 * r, state[L.WON + seat])
+        out[OBS_HAND_SIZES + r] = popcount(state[L.HAND + seat]) / 19.0
     if declarer >= 0:
         out[OBS_DECLARER + (declarer - player) % 3] = 1.0
         out[OBS_CONTRACT + contract - 1] = 1.0
-        if contract < SOLO:
-            _put_cards(out, OBS_PACKETS, state[PACKET])
-            _put_cards(out, OBS_PACKETS + 54, state[PACKET + 1])
-        if state[TAKEN] >= 0:
-            out[OBS_TAKEN + state[TAKEN]] = 1.0
+        if contract < L.SOLO:
+            _put_cards(out, OBS_PACKETS, state[L.PACKET])
+            _put_cards(out, OBS_PACKETS + 54, state[L.PACKET + 1])
+        if state[L.TAKEN] >= 0:
+            out[OBS_TAKEN + state[L.TAKEN]] = 1.0
         if player == declarer:
-            _put_cards(out, OBS_OWN_DISCARDS, state[DISCARDS])
-        _put_cards(out, OBS_DISCARDS_UP, state[DISCARDS_UP])
-        out[OBS_N_DISCARDS] = state[N_DISCARDS] / 3.0
+            _put_cards(out, OBS_OWN_DISCARDS, state[L.DISCARDS])
+        _put_cards(out, OBS_DISCARDS_UP, state[L.DISCARDS_UP])
+        out[OBS_N_DISCARDS] = state[L.N_DISCARDS] / 3.0
         for b in range(3):
-            by = state[ANN_BY + b]
+            by = state[L.ANN_BY + b]
             if by >= 0:
                 out[OBS_ANNOUNCED + 3 * b + (by - player) % 3] = 1.0
         for i in range(4):
-            for j in range(state[KLEVEL + i]):
+            for j in range(state[L.KLEVEL + i]):
                 out[OBS_KLEVEL + 3 * i + j] = 1.0
-        if state[GOODS] < 3:
-            out[OBS_GOODS + state[GOODS]] = 1.0
-    if state[TRISCHAKEN] != 0:
+        if state[L.GOODS] < 3:
+            out[OBS_GOODS + state[L.GOODS]] = 1.0
+    if state[L.TRISCHAKEN] != 0:
         out[OBS_TRISCHAKEN] = 1.0
-    if phase == PLAY:
-        leader = state[LEADER]
+    if phase == L.PLAY:
+        leader = state[L.LEADER]
         out[OBS_LEADER + (leader - player) % 3] = 1.0
-        for i in range(state[TRICK_N]):
+        for i in range(state[L.TRICK_N]):
             seat = (leader + i) % 3
-            out[OBS_TRICK + 54 * ((seat - player) % 3) + state[TRICK_CARD + i]] = 1.0
-    out[OBS_TRICK_NO] = state[TRICK_NO] / 16.0
-    if phase == TERMINAL:
+            out[OBS_TRICK + 54 * ((seat - player) % 3) + state[L.TRICK_CARD + i]] = 1.0
+    out[OBS_TRICK_NO] = state[L.TRICK_NO] / 16.0
+    if phase == L.TERMINAL:
         for r in range(3):
-            out[OBS_RESULT + r] = state[RESULT + (player + r) % 3] / 100.0
+            out[OBS_RESULT + r] = state[L.RESULT + (player + r) % 3] / 100.0

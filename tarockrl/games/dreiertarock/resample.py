@@ -50,6 +50,7 @@ from numba import njit
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import beating_cards, winning_card
 from tarockrl.engine.rng import stream_seed
+from tarockrl.games.dreiertarock import layout as L
 from tarockrl.games.dreiertarock.cards import (
     ALL,
     OTHER_TAROCKS,
@@ -60,31 +61,6 @@ from tarockrl.games.dreiertarock.cards import (
     TRULL,
 )
 from tarockrl.games.dreiertarock.kernels import MOND_SKS, apply_unchecked, init_from_deal, is_legal
-from tarockrl.games.dreiertarock.layout import (
-    A_DISCARD,
-    A_PLAY,
-    ANN_BY,
-    AUCTION,
-    CONTRACT,
-    DEALER,
-    DECLARER,
-    DISCARD,
-    DISCARDS,
-    DISCARDS_UP,
-    HAND,
-    HIST,
-    HIST_LEN,
-    MAX_EPISODE_LENGTH,
-    PACKET,
-    PHASE,
-    PLAYED_BY,
-    SOLO,
-    STATE_LEN,
-    TAKEN,
-    TERMINAL,
-    TRISCHAKEN,
-    VOIDS,
-)
 from tarockrl.games.dreiertarock.rules import O_AUTO_FORCED, O_DISCARD_FREE, O_KAISERSTICH, O_REDEAL_NO_TAROCK
 from tarockrl.games.worlds import draw, plan, rand_below, rand_unit
 
@@ -103,15 +79,15 @@ def _trischaken_exclusions(state, player, opts, notin):
     pos = np.zeros(64, dtype=np.int64)
     lead = np.zeros(64, dtype=np.int64)
     m = 0
-    leader = (state[DEALER] + 1) % 3
+    leader = (state[L.DEALER] + 1) % 3
     n = 0
     trick = np.zeros(3, dtype=np.int64)
-    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    h = min(state[L.HIST_LEN], L.MAX_EPISODE_LENGTH)
     for i in range(h):
-        a = state[HIST + i]
-        if a >= A_DISCARD:
+        a = state[L.HIST + i]
+        if a >= L.A_DISCARD:
             continue
-        c = a - A_PLAY
+        c = a - L.A_PLAY
         seats[m] = (leader + n) % 3
         cards[m] = c
         pos[m] = n
@@ -173,38 +149,38 @@ def _trischaken_exclusions(state, player, opts, notin):
 
 @njit(cache=True)
 def _talon_hidden(state):
-    return state[PHASE] == AUCTION or state[CONTRACT] >= SOLO or state[TRISCHAKEN] != 0
+    return state[L.PHASE] == L.AUCTION or state[L.CONTRACT] >= L.SOLO or state[L.TRISCHAKEN] != 0
 
 
 @njit(cache=True)
 def _setup(state, player, opts, cards, allow, caps):
     """The placement problem of ``player``'s view: fills ``cards``, ``allow``, ``caps``; returns the card count."""
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     for j in range(NUM_LOC):
         caps[j] = 0
     pool = np.int64(0)
     for s in range(3):
         if s != player:
-            caps[s] = popcount(state[HAND + s])
-            pool |= state[HAND + s]
+            caps[s] = popcount(state[L.HAND + s])
+            pool |= state[L.HAND + s]
     if d >= 0 and player != d:
-        hidden = state[DISCARDS] & ~state[DISCARDS_UP]
+        hidden = state[L.DISCARDS] & ~state[L.DISCARDS_UP]
         caps[LOC_DISC] = popcount(hidden)
         pool |= hidden
     if _talon_hidden(state):
-        talon = state[PACKET] | state[PACKET + 1]
+        talon = state[L.PACKET] | state[L.PACKET + 1]
         caps[LOC_TALON] = 6
         pool |= talon
     notin = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        notin[s] = state[VOIDS + s]
-    if state[TRISCHAKEN] != 0:
+        notin[s] = state[L.VOIDS + s]
+    if state[L.TRISCHAKEN] != 0:
         _trischaken_exclusions(state, player, opts, notin)
-    if d >= 0 and opts[O_DISCARD_FREE] == 0 and state[DISCARDS_UP] != 0 and state[PHASE] != DISCARD:
+    if d >= 0 and opts[O_DISCARD_FREE] == 0 and state[L.DISCARDS_UP] != 0 and state[L.PHASE] != L.DISCARD:
         notin[d] |= PLAIN_NONKING
     taken = np.int64(0)
-    if d >= 0 and player != d and state[TAKEN] >= 0:
-        taken = state[PACKET + state[TAKEN]]
+    if d >= 0 and player != d and state[L.TAKEN] >= 0:
+        taken = state[L.PACKET + state[L.TAKEN]]
     ncard = 0
     rest = pool
     while rest != 0:
@@ -213,8 +189,8 @@ def _setup(state, player, opts, cards, allow, caps):
         b = ONE << c
         a = np.int64(0)
         owner = -1
-        if c <= 2 and state[ANN_BY + c] >= 0:
-            owner = state[ANN_BY + c]
+        if c <= 2 and state[L.ANN_BY + c] >= 0:
+            owner = state[L.ANN_BY + c]
         if owner >= 0:
             a = ONE << owner
         elif (taken & b) != 0:
@@ -242,18 +218,18 @@ def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
 
     ``ropts`` are the rules options with ``auto_play_forced`` off (the history is replayed as recorded).
     """
-    d = state[DECLARER]
+    d = state[L.DECLARER]
     got = np.zeros(NUM_LOC, dtype=np.int64)
     for k in range(ncard):
         got[loc_of[k]] |= ONE << cards[k]
     hands = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        hands[s] = state[HAND + s] if s == player else got[s]
-    discards = state[DISCARDS]
+        hands[s] = state[L.HAND + s] if s == player else got[s]
+    discards = state[L.DISCARDS]
     if d >= 0 and player != d:
-        discards = state[DISCARDS_UP] | got[LOC_DISC]
-    p0 = state[PACKET]
-    p1 = state[PACKET + 1]
+        discards = state[L.DISCARDS_UP] | got[LOC_DISC]
+    p0 = state[L.PACKET]
+    p1 = state[L.PACKET + 1]
     if _talon_hidden(state):
         tc = np.zeros(6, dtype=np.int64)
         cs = got[LOC_TALON]
@@ -269,21 +245,21 @@ def _build(state, player, ropts, cards, loc_of, ncard, world, rs):
         p1 = (ONE << tc[3]) | (ONE << tc[4]) | (ONE << tc[5])
     dealt = np.zeros(3, dtype=np.int64)
     for s in range(3):
-        dealt[s] = hands[s] | state[PLAYED_BY + s]
+        dealt[s] = hands[s] | state[L.PLAYED_BY + s]
     if d >= 0:
         dealt[d] |= discards
-        if state[TAKEN] >= 0:
-            dealt[d] &= ~state[PACKET + state[TAKEN]]
-    init_from_deal(world, dealt[0], dealt[1], dealt[2], p0, p1, state[DEALER], ropts)
+        if state[L.TAKEN] >= 0:
+            dealt[d] &= ~state[L.PACKET + state[L.TAKEN]]
+    init_from_deal(world, dealt[0], dealt[1], dealt[2], p0, p1, state[L.DEALER], ropts)
     rewrite = d >= 0 and player != d
     new_disc = got[LOC_DISC]
-    h = min(state[HIST_LEN], MAX_EPISODE_LENGTH)
+    h = min(state[L.HIST_LEN], L.MAX_EPISODE_LENGTH)
     for i in range(h):
-        a = state[HIST + i]
-        if rewrite and A_DISCARD + 22 <= a < A_DISCARD + 54:
+        a = state[L.HIST + i]
+        if rewrite and L.A_DISCARD + 22 <= a < L.A_DISCARD + 54:
             c = lowest_index(new_disc)
             new_disc &= new_disc - 1
-            a = A_DISCARD + c
+            a = L.A_DISCARD + c
         if not is_legal(world, a, ropts):
             return False
         apply_unchecked(world, a, ropts)
@@ -295,17 +271,17 @@ def _redeal_seats(state, player, opts, seats):
     """Under ``redeal_without_tarock``: the other seats whose dealt hand is not yet known to hold a tarock."""
     if opts[O_REDEAL_NO_TAROCK] == 0:
         return 0
-    d = state[DECLARER]
-    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    d = state[L.DECLARER]
+    taken = state[L.PACKET + state[L.TAKEN]] if state[L.TAKEN] >= 0 else np.int64(0)
     k = 0
     for s in range(3):
         if s == player:
             continue
-        known = (state[PLAYED_BY + s] & TAROCKS & ~taken) != 0
+        known = (state[L.PLAYED_BY + s] & TAROCKS & ~taken) != 0
         for b in range(3):
-            if state[ANN_BY + b] == s and (taken >> b) & 1 == 0:
+            if state[L.ANN_BY + b] == s and (taken >> b) & 1 == 0:
                 known = True
-        if s == d and (state[DISCARDS_UP] & ~taken) != 0:
+        if s == d and (state[L.DISCARDS_UP] & ~taken) != 0:
             known = True
         if not known:
             seats[k] = s
@@ -339,7 +315,7 @@ def _sample_many(state, player, opts, out, base, single_rng):
     allow = np.zeros(64, dtype=np.int64)
     caps = np.zeros(NUM_LOC, dtype=np.int64)
     ncard = _setup(state, player, opts, cards, allow0, caps)
-    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    taken = state[L.PACKET + state[L.TAKEN]] if state[L.TAKEN] >= 0 else np.int64(0)
     seats = np.zeros(2, dtype=np.int64)
     nseat = _redeal_seats(state, player, opts, seats)
     # mixture components (one per choice of each constrained seat's lowest dealt tarock); one when none
@@ -411,14 +387,14 @@ def _sample_many(state, player, opts, out, base, single_rng):
 @njit(cache=True)
 def count_worlds(state, player, opts):
     """The number of worlds consistent with ``player``'s information (float64; 1 for a finished deal)."""
-    if state[PHASE] == TERMINAL:
+    if state[L.PHASE] == L.TERMINAL:
         return 1.0
     cards = np.zeros(64, dtype=np.int64)
     allow0 = np.zeros(64, dtype=np.int64)
     allow = np.zeros(64, dtype=np.int64)
     caps = np.zeros(NUM_LOC, dtype=np.int64)
     ncard = _setup(state, player, opts, cards, allow0, caps)
-    taken = state[PACKET + state[TAKEN]] if state[TAKEN] >= 0 else np.int64(0)
+    taken = state[L.PACKET + state[L.TAKEN]] if state[L.TAKEN] >= 0 else np.int64(0)
     seats = np.zeros(2, dtype=np.int64)
     nseat = _redeal_seats(state, player, opts, seats)
     xs = np.zeros(2, dtype=np.int64)
@@ -454,9 +430,9 @@ def resample_hidden(state, player, opts, rng, scratch):
     ``ok`` is False (state unchanged) only when no world exists (an inconsistent state). ``scratch`` is unused
     (kept for the common kernel signature).
     """
-    if state[PHASE] == TERMINAL:
+    if state[L.PHASE] == L.TERMINAL:
         return rng, True
-    out = np.zeros((1, STATE_LEN), dtype=np.int64)
+    out = np.zeros((1, L.STATE_LEN), dtype=np.int64)
     fails, rng = _sample_many(state, player, opts, out, np.int64(0), rng)
     if fails:
         return rng, False
@@ -468,7 +444,7 @@ def resample_hidden(state, player, opts, rng, scratch):
 def sample_worlds(state, player, opts, seed, out):
     """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
     n = out.shape[0]
-    if state[PHASE] == TERMINAL:
+    if state[L.PHASE] == L.TERMINAL:
         for i in range(n):
             out[i, :] = state
         return 0

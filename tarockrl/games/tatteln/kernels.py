@@ -16,64 +16,9 @@ from numba import njit
 from tarockrl.engine import invariants as INV
 from tarockrl.engine.bits import nth_set_index, popcount
 from tarockrl.engine.rng import below, shuffle_prefix, stream_seed
+from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.cards import ALL_CARDS, HIGHER, STRENGTH, SUIT_MASK, SUIT_OF, SUIT_POINTS
 from tarockrl.games.tatteln.fastplay import WORK_LEN, play_random_deal
-from tarockrl.games.tatteln.layout import (
-    ANN,
-    ANN_BY_SHIFT,
-    ANN_CLASS_SHIFT,
-    ANN_COUNT_SHIFT,
-    ANN_KA_SHIFT,
-    ANN_KB_SHIFT,
-    ANN_OUTCOME_SHIFT,
-    ANN_PTS,
-    BOTTOM,
-    CUR,
-    DEALER,
-    DECK,
-    EV_DRAWER_SHIFT,
-    EV_MATSCH_SHIFT,
-    EV_MULT_SHIFT,
-    EV_ROBBER_SHIFT,
-    EVENTS,
-    F_ROB,
-    F_SEQ,
-    F_SET,
-    FINAL_PHASE,
-    FINAL_WON,
-    FLAGS,
-    GAME_OVER,
-    HAND,
-    HIST,
-    HIST_LEN,
-    ILLEGAL,
-    LAST_TRICK,
-    LAYOUT_MAGIC,
-    LEADER,
-    LED,
-    LT_FOLLOW_SHIFT,
-    LT_LEAD_SHIFT,
-    LT_LEADER_SHIFT,
-    LT_WINNER_SHIFT,
-    MAGIC,
-    MELD,
-    OK,
-    OUT_EQUAL,
-    OUT_GOOD,
-    OUT_NOT_GOOD,
-    PHASE,
-    PLAYED,
-    RESULT,
-    REVEALED,
-    SCORED,
-    SETS,
-    STOCK_PHASE,
-    STOCK_POS,
-    TERMINAL,
-    TRICKS,
-    TRUMP,
-    WON,
-)
 from tarockrl.games.tatteln.melds import (
     SEQ,
     SEQ_BEST,
@@ -131,22 +76,22 @@ def hist_capacity(opts):
 @njit(cache=True, inline="always")
 def state_len(opts):
     """Slots of a row for these options."""
-    return HIST + 3 * opts[O_DECK] - 7
+    return L.HIST + 3 * opts[O_DECK] - 7
 
 
 @njit(cache=True, inline="always")
 def deck_card(state, i):
     """``d[i]`` of the stored shuffle."""
-    return (state[DECK + i // 10] >> (6 * (i % 10))) & 63
+    return (state[L.DECK + i // 10] >> (6 * (i % 10))) & 63
 
 
 @njit(cache=True)
 def stock_card(state, i, opts):
     """The ``i``-th card of the draw list STOCK (0 = the top card; the last one is the face-up bottom card)."""
     h2 = 2 * opts[O_HAND]
-    if state[TRUMP] >= 0:
+    if state[L.TRUMP] >= 0:
         if i == opts[O_DECK] - h2 - 1:
-            return state[BOTTOM]
+            return state[L.BOTTOM]
         return deck_card(state, h2 + 1 + i)
     return deck_card(state, h2 + i)
 
@@ -154,7 +99,7 @@ def stock_card(state, i, opts):
 @njit(cache=True, inline="always")
 def stock_left(state, opts):
     """Cards still in the stock (the face-up bottom card included)."""
-    return opts[O_DECK] - 2 * opts[O_HAND] - state[STOCK_POS]
+    return opts[O_DECK] - 2 * opts[O_HAND] - state[L.STOCK_POS]
 
 
 @njit(cache=True)
@@ -162,7 +107,7 @@ def stock_mask(state, opts):
     """The cards still in the stock."""
     m = np.int64(0)
     sl = opts[O_DECK] - 2 * opts[O_HAND]
-    for i in range(state[STOCK_POS], sl):
+    for i in range(state[L.STOCK_POS], sl):
         m |= ONE << stock_card(state, i, opts)
     return m
 
@@ -170,52 +115,52 @@ def stock_mask(state, opts):
 @njit(cache=True, inline="always")
 def robber(state):
     """Seat that robbed the turn-up, -1 if nobody."""
-    return ((state[EVENTS] >> EV_ROBBER_SHIFT) & 3) - 1
+    return ((state[L.EVENTS] >> L.EV_ROBBER_SHIFT) & 3) - 1
 
 
 @njit(cache=True, inline="always")
 def bottom_drawer(state):
     """Seat that drew the face-up bottom card at the end of the stock, -1 if not yet."""
-    return ((state[EVENTS] >> EV_DRAWER_SHIFT) & 3) - 1
+    return ((state[L.EVENTS] >> L.EV_DRAWER_SHIFT) & 3) - 1
 
 
 @njit(cache=True, inline="always")
 def matsched(state):
     """The matsched seat at the end, -1 if none."""
-    return ((state[EVENTS] >> EV_MATSCH_SHIFT) & 3) - 1
+    return ((state[L.EVENTS] >> L.EV_MATSCH_SHIFT) & 3) - 1
 
 
 @njit(cache=True, inline="always")
 def multiplier(state):
     """Settlement multiplier at the end (0 before)."""
-    return (state[EVENTS] >> EV_MULT_SHIFT) & 0xFFFFF
+    return (state[L.EVENTS] >> L.EV_MULT_SHIFT) & 0xFFFFF
 
 
 @njit(cache=True, inline="always")
 def trio_scored(state, p):
     """r-pattern of the ranks whose trio seat ``p`` has scored."""
-    return (state[SETS] >> (18 * p)) & 511
+    return (state[L.SETS] >> (18 * p)) & 511
 
 
 @njit(cache=True, inline="always")
 def four_scored(state, p):
     """r-pattern of the ranks whose four seat ``p`` has scored."""
-    return (state[SETS] >> (18 * p + 9)) & 511
+    return (state[L.SETS] >> (18 * p + 9)) & 511
 
 
 @njit(cache=True, inline="always")
 def scored_suit_windows(state, p, s):
     """Local ids of the windows of suit ``s`` that seat ``p`` has scored."""
-    return (state[SCORED + 2 * p + (s >> 1)] >> (32 * (s & 1))) & M32
+    return (state[L.SCORED + 2 * p + (s >> 1)] >> (32 * (s & 1))) & M32
 
 
 @njit(cache=True, inline="always")
 def last_trick_winner(state):
     """Winner of the last completed trick, -1 if none."""
-    lt = state[LAST_TRICK]
+    lt = state[L.LAST_TRICK]
     if lt == 0:
         return np.int64(-1)
-    return (lt >> LT_WINNER_SHIFT) & 1
+    return (lt >> L.LT_WINNER_SHIFT) & 1
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -228,24 +173,24 @@ def init_from_deck(state, deck, dealer, opts):
     n = opts[O_DECK]
     r = n // 4
     h2 = 2 * opts[O_HAND]
-    state[MAGIC] = LAYOUT_MAGIC
+    state[L.MAGIC] = L.LAYOUT_MAGIC
     for i in range(n):
-        state[DECK + i // 10] |= deck[i] << (6 * (i % 10))
+        state[L.DECK + i // 10] |= deck[i] << (6 * (i % 10))
     fh = 1 - dealer
     for i in range(h2):
         seat = fh if i % 2 == 0 else dealer
-        state[HAND + seat] |= ONE << deck[i]
+        state[L.HAND + seat] |= ONE << deck[i]
     if opts[O_NO_TRUMP] != 0:
-        state[TRUMP] = -1
-        state[BOTTOM] = -1
+        state[L.TRUMP] = -1
+        state[L.BOTTOM] = -1
     else:
-        state[TRUMP] = deck[h2] // r
-        state[BOTTOM] = deck[h2]
-    state[DEALER] = dealer
-    state[LEADER] = fh
-    state[CUR] = fh
-    state[LED] = -1
-    state[PHASE] = STOCK_PHASE
+        state[L.TRUMP] = deck[h2] // r
+        state[L.BOTTOM] = deck[h2]
+    state[L.DEALER] = dealer
+    state[L.LEADER] = fh
+    state[L.CUR] = fh
+    state[L.LED] = -1
+    state[L.PHASE] = L.STOCK_PHASE
 
 
 @njit(cache=True)
@@ -276,12 +221,12 @@ def deal(state, seed, deal_id, opts):
 @njit(cache=True)
 def legal_cards(state, p, opts):
     """Cards seat ``p`` may play now (docs/rules/tatteln.md §5.2)."""
-    h = state[HAND + p]
-    led = state[LED]
-    if led < 0 or state[PHASE] != FINAL_PHASE:
+    h = state[L.HAND + p]
+    led = state[L.LED]
+    if led < 0 or state[L.PHASE] != L.FINAL_PHASE:
         return h
     d = pack_index(opts)
-    t1 = state[TRUMP] + 1
+    t1 = state[L.TRUMP] + 1
     same = h & SUIT_MASK[d, SUIT_OF[d, led]]
     if same != 0:
         if opts[O_MUST_HEAD] != 0:
@@ -299,29 +244,29 @@ def legal_cards(state, p, opts):
 @njit(cache=True)
 def legal_set(state, opts):
     """The legal actions as one mask: bit ``a`` set iff action ``a`` is legal (0 at the end)."""
-    if state[PHASE] == TERMINAL:
+    if state[L.PHASE] == L.TERMINAL:
         return np.int64(0)
-    p = state[CUR]
+    p = state[L.CUR]
     m = legal_cards(state, p, opts)
-    if opts[O_ONLY_LEAD] != 0 and (p != state[LEADER] or state[LED] >= 0):
+    if opts[O_ONLY_LEAD] != 0 and (p != state[L.LEADER] or state[L.LED] >= 0):
         return m
     d = pack_index(opts)
     r = 8 + d
     n = 4 * r
-    flags = state[FLAGS]
-    hand = state[HAND + p]
-    if opts[O_IN_FINAL] != 0 or state[PHASE] == STOCK_PHASE:
-        if (flags & F_SEQ) == 0:
-            if has_unscored_seq(hand, state[SCORED + 2 * p], state[SCORED + 2 * p + 1], meld_cfg(opts, d), r):
+    flags = state[L.FLAGS]
+    hand = state[L.HAND + p]
+    if opts[O_IN_FINAL] != 0 or state[L.PHASE] == L.STOCK_PHASE:
+        if (flags & L.F_SEQ) == 0:
+            if has_unscored_seq(hand, state[L.SCORED + 2 * p], state[L.SCORED + 2 * p + 1], meld_cfg(opts, d), r):
                 m |= ONE << n
-        if (flags & F_SET) == 0:
-            sets = state[SETS] >> (18 * p)
+        if (flags & L.F_SET) == 0:
+            sets = state[L.SETS] >> (18 * p)
             trio_av, four_av = set_atoms(hand, sets & 511, (sets >> 9) & 511, r, set_ranks(opts, d))
             if (trio_av | four_av) != 0:
                 m |= ONE << (n + 1)
-    if (flags & F_ROB) == 0 and opts[O_ROB] != 0:
-        trump = state[TRUMP]
-        if trump >= 0 and state[STOCK_POS] < n - 2 * opts[O_HAND] and ((hand >> (r * trump)) & 1) != 0:
+    if (flags & L.F_ROB) == 0 and opts[O_ROB] != 0:
+        trump = state[L.TRUMP]
+        if trump >= 0 and state[L.STOCK_POS] < n - 2 * opts[O_HAND] and ((hand >> (r * trump)) & 1) != 0:
             m |= ONE << (n + 2)
     return m
 
@@ -363,69 +308,69 @@ def trick_winner(lead, follow, leader, trump, d):
 
 @njit(cache=True)
 def _apply_play(state, card, opts):
-    p = state[CUR]
+    p = state[L.CUR]
     b = ONE << card
-    state[HAND + p] &= ~b
-    state[PLAYED + p] |= b
-    state[REVEALED + p] &= ~b
-    state[FLAGS] = 0
-    lead = state[LED]
+    state[L.HAND + p] &= ~b
+    state[L.PLAYED + p] |= b
+    state[L.REVEALED + p] &= ~b
+    state[L.FLAGS] = 0
+    lead = state[L.LED]
     if lead < 0:
-        state[LED] = card
-        state[CUR] = 1 - p
+        state[L.LED] = card
+        state[L.CUR] = 1 - p
         return
     n = opts[O_DECK]
     d = 1 if n == 36 else 0
-    leader = state[LEADER]
-    winner = trick_winner(lead, card, leader, state[TRUMP], d)
+    leader = state[L.LEADER]
+    winner = trick_winner(lead, card, leader, state[L.TRUMP], d)
     loser = 1 - winner
-    state[WON + winner] |= b | (ONE << lead)
-    if state[PHASE] == FINAL_PHASE:
-        state[FINAL_WON + winner] += 1
-    tricks = state[TRICKS] + 1
-    state[TRICKS] = tricks
-    state[LAST_TRICK] = (
-        ((lead + 1) << LT_LEAD_SHIFT)
-        | ((card + 1) << LT_FOLLOW_SHIFT)
-        | (leader << LT_LEADER_SHIFT)
-        | (winner << LT_WINNER_SHIFT)
+    state[L.WON + winner] |= b | (ONE << lead)
+    if state[L.PHASE] == L.FINAL_PHASE:
+        state[L.FINAL_WON + winner] += 1
+    tricks = state[L.TRICKS] + 1
+    state[L.TRICKS] = tricks
+    state[L.LAST_TRICK] = (
+        ((lead + 1) << L.LT_LEAD_SHIFT)
+        | ((card + 1) << L.LT_FOLLOW_SHIFT)
+        | (leader << L.LT_LEADER_SHIFT)
+        | (winner << L.LT_WINNER_SHIFT)
     )
-    state[LED] = -1
+    state[L.LED] = -1
     if tricks == n // 2:
         score(state, opts)
-        state[PHASE] = TERMINAL
-        state[CUR] = -1
+        state[L.PHASE] = L.TERMINAL
+        state[L.CUR] = -1
         return
     sl = n - 2 * opts[O_HAND]
-    pos = state[STOCK_POS]
+    pos = state[L.STOCK_POS]
     if pos < sl:
         c1 = stock_card(state, pos, opts)
         c2 = stock_card(state, pos + 1, opts)
-        state[HAND + winner] |= ONE << c1
-        state[HAND + loser] |= ONE << c2
+        state[L.HAND + winner] |= ONE << c1
+        state[L.HAND + loser] |= ONE << c2
         pos += 2
-        state[STOCK_POS] = pos
+        state[L.STOCK_POS] = pos
         if pos == sl:
-            state[PHASE] = FINAL_PHASE
-            if state[TRUMP] >= 0:  # the loser drew the face-up bottom card: it is public
-                state[REVEALED + loser] |= ONE << c2
-                state[BOTTOM] = -1
-                state[EVENTS] |= (loser + 1) << EV_DRAWER_SHIFT
-    state[LEADER] = winner
-    state[CUR] = winner
+            state[L.PHASE] = L.FINAL_PHASE
+            if state[L.TRUMP] >= 0:  # the loser drew the face-up bottom card: it is public
+                state[L.REVEALED + loser] |= ONE << c2
+                state[L.BOTTOM] = -1
+                state[L.EVENTS] |= (loser + 1) << L.EV_DRAWER_SHIFT
+    state[L.LEADER] = winner
+    state[L.CUR] = winner
 
 
 @njit(cache=True)
 def _apply_rob(state, opts):
-    p = state[CUR]
+    p = state[L.CUR]
     r = opts[O_DECK] // 4
-    seven = r * state[TRUMP]
-    taken = state[BOTTOM]
-    state[HAND + p] = (state[HAND + p] & ~(ONE << seven)) | (ONE << taken)
-    state[REVEALED + p] = (state[REVEALED + p] & ~(ONE << seven)) | (ONE << taken)
-    state[BOTTOM] = seven
-    state[EVENTS] |= (p + 1) << EV_ROBBER_SHIFT
-    state[FLAGS] |= F_ROB
+    seven = r * state[L.TRUMP]
+    taken = state[L.BOTTOM]
+    state[L.HAND + p] = (state[L.HAND + p] & ~(ONE << seven)) | (ONE << taken)
+    state[L.REVEALED + p] = (state[L.REVEALED + p] & ~(ONE << seven)) | (ONE << taken)
+    state[L.BOTTOM] = seven
+    state[L.EVENTS] |= (p + 1) << L.EV_ROBBER_SHIFT
+    state[L.FLAGS] |= L.F_ROB
 
 
 @njit(cache=True)
@@ -435,19 +380,19 @@ def score_seq_atoms(state, q, opts):
     r = 8 + d
     cfg = meld_cfg(opts, d)
     rm = (ONE << r) - 1
-    hand = state[HAND + q]
+    hand = state[L.HAND + q]
     total = np.int64(0)
     rev = np.int64(0)
     for s in range(4):
-        slot = SCORED + 2 * q + (s >> 1)
+        slot = L.SCORED + 2 * q + (s >> 1)
         sh = 32 * (s & 1)
         u = SEQ_HELD[cfg, (hand >> (r * s)) & rm] & ~((state[slot] >> sh) & M32)
         if u != 0:
             total += windows_value(u, cfg, opts)
             state[slot] |= u << sh
             rev |= window_cards(u, s, cfg, r)
-    state[MELD + q] += total
-    state[REVEALED + q] |= rev
+    state[L.MELD + q] += total
+    state[L.REVEALED + q] |= rev
     return total
 
 
@@ -456,36 +401,36 @@ def score_set_atoms(state, q, opts):
     """Seat ``q`` scores every available trio and four: mark them, reveal their cards; returns the points."""
     d = pack_index(opts)
     r = 8 + d
-    hand = state[HAND + q]
+    hand = state[L.HAND + q]
     sh = 18 * q
-    sets = state[SETS]
+    sets = state[L.SETS]
     trio_sc = (sets >> sh) & 511
     four_sc = (sets >> (sh + 9)) & 511
     trio_av, four_av = set_atoms(hand, trio_sc, four_sc, r, set_ranks(opts, d))
     v = set_atoms_value(trio_av, four_av, trio_sc, opts)
     trio_sc |= trio_av | four_av
     four_sc |= four_av
-    state[SETS] = (sets & ~(np.int64(0x3FFFF) << sh)) | (trio_sc << sh) | (four_sc << (sh + 9))
-    state[REVEALED + q] |= spread_ranks(trio_av | four_av, r) & hand
-    state[MELD + q] += v
+    state[L.SETS] = (sets & ~(np.int64(0x3FFFF) << sh)) | (trio_sc << sh) | (four_sc << (sh + 9))
+    state[L.REVEALED + q] |= spread_ranks(trio_av | four_av, r) & hand
+    state[L.MELD + q] += v
     return v
 
 
 @njit(cache=True)
 def _apply_announce(state, cls, opts):
-    p = state[CUR]
+    p = state[L.CUR]
     o = 1 - p
     d = pack_index(opts)
     r = 8 + d
-    hp = state[HAND + p]
-    ho = state[HAND + o]
+    hp = state[L.HAND + p]
+    ho = state[L.HAND + o]
     if cls == SEQ:
-        state[FLAGS] |= F_SEQ
+        state[L.FLAGS] |= L.F_SEQ
         cfg = meld_cfg(opts, d)
         ka = best_seq_key(hp, cfg, r)
         kb = best_seq_key(ho, cfg, r)
     else:
-        state[FLAGS] |= F_SET
+        state[L.FLAGS] |= L.F_SET
         elig = set_ranks(opts, d)
         ka = best_set_key(hp, d, r, elig)
         kb = best_set_key(ho, d, r, elig)
@@ -495,7 +440,7 @@ def _apply_announce(state, cls, opts):
         winner = o
     else:
         winner = -1
-        trump = state[TRUMP]
+        trump = state[L.TRUMP]
         if cls == SEQ and opts[O_TIE_TRUMP] != 0 and trump >= 0:
             cfg = meld_cfg(opts, d)
             rm = (ONE << r) - 1
@@ -505,36 +450,36 @@ def _apply_announce(state, cls, opts):
                 winner = o
     pts = np.int64(0)
     if winner == p:
-        outcome = OUT_GOOD
+        outcome = L.OUT_GOOD
         pts = score_seq_atoms(state, p, opts) if cls == SEQ else score_set_atoms(state, p, opts)
     elif winner == o:
-        outcome = OUT_NOT_GOOD
+        outcome = L.OUT_NOT_GOOD
         if opts[O_BLOCKER] != 0:
             pts = score_seq_atoms(state, o, opts) if cls == SEQ else score_set_atoms(state, o, opts)
     else:
-        outcome = OUT_EQUAL
-    count = min((state[ANN] & 255) + 1, 255)
-    state[ANN] = (
-        (count << ANN_COUNT_SHIFT)
-        | (p << ANN_BY_SHIFT)
-        | (cls << ANN_CLASS_SHIFT)
-        | (outcome << ANN_OUTCOME_SHIFT)
-        | (ka << ANN_KA_SHIFT)
-        | (kb << ANN_KB_SHIFT)
+        outcome = L.OUT_EQUAL
+    count = min((state[L.ANN] & 255) + 1, 255)
+    state[L.ANN] = (
+        (count << L.ANN_COUNT_SHIFT)
+        | (p << L.ANN_BY_SHIFT)
+        | (cls << L.ANN_CLASS_SHIFT)
+        | (outcome << L.ANN_OUTCOME_SHIFT)
+        | (ka << L.ANN_KA_SHIFT)
+        | (kb << L.ANN_KB_SHIFT)
     )
     if winner == 1:
-        state[ANN_PTS] = pts << 32
+        state[L.ANN_PTS] = pts << 32
     else:
-        state[ANN_PTS] = pts  # seat 0 scored (or nobody: 0)
+        state[L.ANN_PTS] = pts  # seat 0 scored (or nobody: 0)
 
 
 @njit(cache=True)
 def apply_unchecked(state, action, opts):
     """Apply a legal ``action`` (no legality check) and record it in the history."""
-    h = state[HIST_LEN]
+    h = state[L.HIST_LEN]
     if h < hist_capacity(opts):
-        state[HIST + h] = action
-    state[HIST_LEN] = h + 1
+        state[L.HIST + h] = action
+    state[L.HIST_LEN] = h + 1
     n = opts[O_DECK]
     if action < n:
         _apply_play(state, action, opts)
@@ -553,12 +498,12 @@ def step(state, action, opts):
 @njit(cache=True)
 def apply_action(state, action, opts):
     """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
-    if state[PHASE] == TERMINAL:
-        return GAME_OVER
+    if state[L.PHASE] == L.TERMINAL:
+        return L.GAME_OVER
     if not is_legal(state, action, opts):
-        return ILLEGAL
+        return L.ILLEGAL
     apply_unchecked(state, action, opts)
-    return OK
+    return L.OK
 
 
 @njit(cache=True)
@@ -592,8 +537,8 @@ def card_points(mask, trump, opts):
 @njit(cache=True)
 def pile_points(state, p, opts):
     """Card points in seat ``p``'s pile, plus 10 for the last trick once the deal is over."""
-    pts = card_points(state[WON + p], state[TRUMP], opts)
-    if state[TRICKS] == opts[O_DECK] // 2 and last_trick_winner(state) == p:
+    pts = card_points(state[L.WON + p], state[L.TRUMP], opts)
+    if state[L.TRICKS] == opts[O_DECK] // 2 and last_trick_winner(state) == p:
         pts += LAST_TRICK_BONUS
     return pts
 
@@ -601,13 +546,13 @@ def pile_points(state, p, opts):
 @njit(cache=True)
 def deal_points(state, opts):
     """``(Dadj[0], Dadj[1], matsched seat or -1, multiplier)`` of a finished deal (docs/rules/tatteln.md §6.1-6.3)."""
-    d0 = pile_points(state, 0, opts) + state[MELD]
-    d1 = pile_points(state, 1, opts) + state[MELD + 1]
+    d0 = pile_points(state, 0, opts) + state[L.MELD]
+    d1 = pile_points(state, 1, opts) + state[L.MELD + 1]
     mult = np.int64(1)
     x = np.int64(-1)
     if opts[O_MATSCH] != 0:
         for seat in range(2):
-            if state[FINAL_WON + seat] == 0:
+            if state[L.FINAL_WON + seat] == 0:
                 x = seat
                 mult = opts[O_MATSCH_MULT]
                 if opts[O_MATSCH_FORFEIT] != 0:
@@ -627,10 +572,10 @@ def score(state, opts):
         s = mult * diff
     else:
         s = mult * (1 if diff > 0 else (-1 if diff < 0 else 0))
-    state[RESULT] = s
-    state[RESULT + 1] = -s
-    state[EVENTS] = (state[EVENTS] & ((ONE << EV_MATSCH_SHIFT) - 1)) | ((x + 1) << EV_MATSCH_SHIFT) | (
-        mult << EV_MULT_SHIFT
+    state[L.RESULT] = s
+    state[L.RESULT + 1] = -s
+    state[L.EVENTS] = (state[L.EVENTS] & ((ONE << L.EV_MATSCH_SHIFT) - 1)) | ((x + 1) << L.EV_MATSCH_SHIFT) | (
+        mult << L.EV_MULT_SHIFT
     )
 
 
@@ -638,7 +583,7 @@ def score(state, opts):
 def returns(state, out):
     """Write the settlement (float64[2], zeros before the end) into ``out``."""
     for s in range(2):
-        out[s] = state[RESULT + s] if state[PHASE] == TERMINAL else 0
+        out[s] = state[L.RESULT + s] if state[L.PHASE] == L.TERMINAL else 0
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -651,19 +596,19 @@ def check_layout(state, opts):
     """LAYOUT: the layout tag, phase, dealer, counters, seats and card codes are in range."""
     n = opts[O_DECK]
     sl = n - 2 * opts[O_HAND]
-    if state[MAGIC] != LAYOUT_MAGIC:
+    if state[L.MAGIC] != L.LAYOUT_MAGIC:
         return INV.LAYOUT
-    phase = state[PHASE]
-    if phase < 0 or phase > TERMINAL or state[DEALER] < 0 or state[DEALER] > 1:
+    phase = state[L.PHASE]
+    if phase < 0 or phase > L.TERMINAL or state[L.DEALER] < 0 or state[L.DEALER] > 1:
         return INV.LAYOUT
-    tricks = state[TRICKS]
-    pos = state[STOCK_POS]
+    tricks = state[L.TRICKS]
+    pos = state[L.STOCK_POS]
     if tricks < 0 or tricks > n // 2 or pos < 0 or pos > sl or pos % 2 != 0:
         return INV.LAYOUT
-    if phase != TERMINAL:
-        if state[CUR] < 0 or state[CUR] > 1 or state[LEADER] < 0 or state[LEADER] > 1:
+    if phase != L.TERMINAL:
+        if state[L.CUR] < 0 or state[L.CUR] > 1 or state[L.LEADER] < 0 or state[L.LEADER] > 1:
             return INV.LAYOUT
-        if state[LED] < -1 or state[LED] >= n:
+        if state[L.LED] < -1 or state[L.LED] >= n:
             return INV.LAYOUT
     for i in range(n):
         if deck_card(state, i) >= n:
@@ -675,19 +620,19 @@ def check_layout(state, opts):
 def check_cards(state, opts):
     """CARDS: every card in exactly one place (hands, stock, piles, the led card), played cards in the piles."""
     n = opts[O_DECK]
-    led = (ONE << state[LED]) if state[LED] >= 0 else np.int64(0)
+    led = (ONE << state[L.LED]) if state[L.LED] >= 0 else np.int64(0)
     seen = np.int64(0)
     for i in range(6):
         if i == 0:
-            place = state[HAND]
+            place = state[L.HAND]
         elif i == 1:
-            place = state[HAND + 1]
+            place = state[L.HAND + 1]
         elif i == 2:
             place = stock_mask(state, opts)
         elif i == 3:
-            place = state[WON]
+            place = state[L.WON]
         elif i == 4:
-            place = state[WON + 1]
+            place = state[L.WON + 1]
         else:
             place = led
         if (seen & place) != 0:
@@ -695,8 +640,8 @@ def check_cards(state, opts):
         seen |= place
     if seen != ALL_CARDS[1 if n == 36 else 0]:
         return INV.CARDS
-    if (state[PLAYED] & state[PLAYED + 1]) != 0 or (state[PLAYED] | state[PLAYED + 1]) != (
-        state[WON] | state[WON + 1] | led
+    if (state[L.PLAYED] & state[L.PLAYED + 1]) != 0 or (state[L.PLAYED] | state[L.PLAYED + 1]) != (
+        state[L.WON] | state[L.WON + 1] | led
     ):
         return INV.CARDS
     return 0
@@ -705,7 +650,7 @@ def check_cards(state, opts):
 @njit(cache=True)
 def check_legal_set(state, opts):
     """LEGAL_SET: legal cards exist exactly while the deal runs."""
-    terminal = state[PHASE] == TERMINAL
+    terminal = state[L.PHASE] == L.TERMINAL
     m = legal_set(state, opts)
     if terminal == (m != 0):
         return INV.LEGAL_SET
@@ -717,7 +662,7 @@ def check_legal_set(state, opts):
 @njit(cache=True)
 def check_history_length(state, opts):
     """TOO_MANY_ACTIONS: the history length is within its capacity."""
-    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > hist_capacity(opts) or state[HIST_LEN] < 0 else 0
+    return INV.TOO_MANY_ACTIONS if state[L.HIST_LEN] > hist_capacity(opts) or state[L.HIST_LEN] < 0 else 0
 
 
 @njit(cache=True)
@@ -725,10 +670,10 @@ def check_counts(state, opts):
     """COUNTS and STOCK: piles, stock position and hand sizes agree with the number of tricks."""
     n = opts[O_DECK]
     sl = n - 2 * opts[O_HAND]
-    terminal = state[PHASE] == TERMINAL
-    tricks = state[TRICKS]
-    pos = state[STOCK_POS]
-    won = popcount(state[WON] | state[WON + 1])
+    terminal = state[L.PHASE] == L.TERMINAL
+    tricks = state[L.TRICKS]
+    pos = state[L.STOCK_POS]
+    won = popcount(state[L.WON] | state[L.WON + 1])
     if won != 2 * tricks:
         return INV.COUNTS
     if pos != 2 * min(tricks, sl // 2):
@@ -737,10 +682,10 @@ def check_counts(state, opts):
     if in_hands % 2 != 0:
         return INV.COUNTS
     for seat in range(2):
-        leading = (not terminal) and state[LED] >= 0 and seat == state[LEADER]
-        if popcount(state[HAND + seat]) != in_hands // 2 - (1 if leading else 0):
+        leading = (not terminal) and state[L.LED] >= 0 and seat == state[L.LEADER]
+        if popcount(state[L.HAND + seat]) != in_hands // 2 - (1 if leading else 0):
             return INV.COUNTS
-        if popcount(state[PLAYED + seat]) != tricks + (1 if leading else 0):
+        if popcount(state[L.PLAYED + seat]) != tricks + (1 if leading else 0):
             return INV.COUNTS
     return 0
 
@@ -750,20 +695,20 @@ def check_phase(state, opts):
     """STOCK and FINAL_SHAPE: the final phase starts exactly when the stock is gone; a finished deal has all tricks."""
     n = opts[O_DECK]
     sl = n - 2 * opts[O_HAND]
-    if state[PHASE] != TERMINAL:
-        if (state[PHASE] == FINAL_PHASE) != (state[STOCK_POS] == sl):
+    if state[L.PHASE] != L.TERMINAL:
+        if (state[L.PHASE] == L.FINAL_PHASE) != (state[L.STOCK_POS] == sl):
             return INV.STOCK
-        return INV.STOCK if state[TRICKS] >= n // 2 else 0
-    return INV.FINAL_SHAPE if state[TRICKS] != n // 2 else 0
+        return INV.STOCK if state[L.TRICKS] >= n // 2 else 0
+    return INV.FINAL_SHAPE if state[L.TRICKS] != n // 2 else 0
 
 
 @njit(cache=True)
 def check_melds(state, opts):
     """REVEALED and POINTS: shown cards are still in their owner's hand; meld points are not negative."""
     for seat in range(2):
-        if (state[REVEALED + seat] & ~state[HAND + seat]) != 0:
+        if (state[L.REVEALED + seat] & ~state[L.HAND + seat]) != 0:
             return INV.REVEALED
-        if state[MELD + seat] < 0:
+        if state[L.MELD + seat] < 0:
             return INV.POINTS
     return 0
 
@@ -772,23 +717,23 @@ def check_melds(state, opts):
 def check_final_tricks(state, opts):
     """FINAL_TRICKS: the tricks won in the final phase add up to the tricks played after the stock."""
     sl = opts[O_DECK] - 2 * opts[O_HAND]
-    return INV.FINAL_TRICKS if state[FINAL_WON] + state[FINAL_WON + 1] != max(0, state[TRICKS] - sl // 2) else 0
+    return INV.FINAL_TRICKS if state[L.FINAL_WON] + state[L.FINAL_WON + 1] != max(0, state[L.TRICKS] - sl // 2) else 0
 
 
 @njit(cache=True)
 def check_results(state, opts):
     """SETTLEMENT, POINTS, FINAL_SHAPE: no result before the end; at the end zero-sum, all points counted."""
     n = opts[O_DECK]
-    if state[PHASE] != TERMINAL:
-        return INV.SETTLEMENT if state[RESULT] != 0 or state[RESULT + 1] != 0 else 0
-    if state[RESULT] + state[RESULT + 1] != 0:
+    if state[L.PHASE] != L.TERMINAL:
+        return INV.SETTLEMENT if state[L.RESULT] != 0 or state[L.RESULT + 1] != 0 else 0
+    if state[L.RESULT] + state[L.RESULT + 1] != 0:
         return INV.SETTLEMENT
-    total = card_points(ALL_CARDS[1 if n == 36 else 0], state[TRUMP], opts)
+    total = card_points(ALL_CARDS[1 if n == 36 else 0], state[L.TRUMP], opts)
     if pile_points(state, 0, opts) + pile_points(state, 1, opts) != total + LAST_TRICK_BONUS:
         return INV.POINTS
-    if popcount(state[PLAYED]) + popcount(state[PLAYED + 1]) != n:
+    if popcount(state[L.PLAYED]) + popcount(state[L.PLAYED + 1]) != n:
         return INV.FINAL_SHAPE
-    return INV.FINAL_SHAPE if state[HIST_LEN] < n else 0
+    return INV.FINAL_SHAPE if state[L.HIST_LEN] < n else 0
 
 
 @njit(cache=True)

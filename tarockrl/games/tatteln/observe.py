@@ -59,6 +59,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.layout import Fields
+from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.kernels import (
     bottom_drawer,
     deal_points,
@@ -71,37 +72,6 @@ from tarockrl.games.tatteln.kernels import (
     scored_suit_windows,
     stock_left,
     trio_scored,
-)
-from tarockrl.games.tatteln.layout import (
-    ANN,
-    ANN_BY_SHIFT,
-    ANN_CLASS_SHIFT,
-    ANN_KA_SHIFT,
-    ANN_KB_SHIFT,
-    ANN_OUTCOME_SHIFT,
-    ANN_PTS,
-    BOTTOM,
-    CUR,
-    DEALER,
-    FINAL_WON,
-    FLAGS,
-    HAND,
-    LAST_TRICK,
-    LEADER,
-    LED,
-    LT_FOLLOW_SHIFT,
-    LT_LEAD_SHIFT,
-    LT_LEADER_SHIFT,
-    LT_WINNER_SHIFT,
-    MELD,
-    PHASE,
-    PLAYED,
-    RESULT,
-    REVEALED,
-    TERMINAL,
-    TRICKS,
-    TRUMP,
-    WON,
 )
 from tarockrl.games.tatteln.melds import W_PER_SUIT, meld_cfg
 from tarockrl.games.tatteln.rules import O_DECK, O_HAND
@@ -186,25 +156,25 @@ def observe(state, player, opts, out):
     kf = opts[O_HAND]
     sl = n - 2 * kf
     opp = 1 - player
-    terminal = state[PHASE] == TERMINAL
-    _put_cards(out, off[I_HAND], state[HAND + player])
-    _put_cards(out, off[I_REV_OWN], state[REVEALED + player])
-    _put_cards(out, off[I_REV_OPP], state[REVEALED + opp])
-    out[off[I_DEALER] + (state[DEALER] ^ player)] = 1.0
+    terminal = state[L.PHASE] == L.TERMINAL
+    _put_cards(out, off[I_HAND], state[L.HAND + player])
+    _put_cards(out, off[I_REV_OWN], state[L.REVEALED + player])
+    _put_cards(out, off[I_REV_OPP], state[L.REVEALED + opp])
+    out[off[I_DEALER] + (state[L.DEALER] ^ player)] = 1.0
     if not terminal:
-        out[off[I_TO_MOVE] + (state[CUR] ^ player)] = 1.0
-        out[off[I_LEADER] + (state[LEADER] ^ player)] = 1.0
-    out[off[I_PHASE] + state[PHASE]] = 1.0
-    out[off[I_TRICK_NO]] = state[TRICKS] / k
+        out[off[I_TO_MOVE] + (state[L.CUR] ^ player)] = 1.0
+        out[off[I_LEADER] + (state[L.LEADER] ^ player)] = 1.0
+    out[off[I_PHASE] + state[L.PHASE]] = 1.0
+    out[off[I_TRICK_NO]] = state[L.TRICKS] / k
     for i in range(3):
-        if (state[FLAGS] >> i) & 1:
+        if (state[L.FLAGS] >> i) & 1:
             out[off[I_FLAGS] + i] = 1.0
-    trump = state[TRUMP]
+    trump = state[L.TRUMP]
     if trump >= 0:
         out[off[I_TRUMP] + trump] = 1.0
         out[off[I_TURN_UP] + deck_card(state, 2 * kf)] = 1.0
-    if state[BOTTOM] >= 0:
-        out[off[I_BOTTOM] + state[BOTTOM]] = 1.0
+    if state[L.BOTTOM] >= 0:
+        out[off[I_BOTTOM] + state[L.BOTTOM]] = 1.0
     out[off[I_STOCK]] = stock_left(state, opts) / sl
     rb = robber(state)
     if rb >= 0:
@@ -212,34 +182,34 @@ def observe(state, player, opts, out):
     dr = bottom_drawer(state)
     if dr >= 0:
         out[off[I_DRAWER] + (dr ^ player)] = 1.0
-    if state[LED] >= 0:
-        out[off[I_LED] + state[LED]] = 1.0
+    if state[L.LED] >= 0:
+        out[off[I_LED] + state[L.LED]] = 1.0
     for rel in range(2):
         seat = player if rel == 0 else opp
-        _put_cards(out, off[I_PLAYED] + n * rel, state[PLAYED + seat])
-        _put_cards(out, off[I_WON] + n * rel, state[WON + seat])
+        _put_cards(out, off[I_PLAYED] + n * rel, state[L.PLAYED + seat])
+        _put_cards(out, off[I_WON] + n * rel, state[L.WON + seat])
         out[off[I_PILE] + rel] = pile_points(state, seat, opts) / 162.0
-        out[off[I_FINAL_WON] + rel] = state[FINAL_WON + seat] / kf
-        out[off[I_MELD] + rel] = state[MELD + seat] / 162.0
+        out[off[I_FINAL_WON] + rel] = state[L.FINAL_WON + seat] / kf
+        out[off[I_MELD] + rel] = state[L.MELD + seat] / 162.0
         for s in range(4):
             _put_cards(out, off[I_WINDOWS] + 4 * w * rel + w * s, scored_suit_windows(state, seat, s))
         _put_cards(out, off[I_TRIO] + r * rel, trio_scored(state, seat))
         _put_cards(out, off[I_FOUR] + r * rel, four_scored(state, seat))
-    lt = state[LAST_TRICK]
+    lt = state[L.LAST_TRICK]
     if lt != 0:
-        out[off[I_LAST_LEAD] + ((lt >> LT_LEAD_SHIFT) & 255) - 1] = 1.0
-        out[off[I_LAST_FOLLOW] + ((lt >> LT_FOLLOW_SHIFT) & 255) - 1] = 1.0
-        out[off[I_LAST_LEADER] + (((lt >> LT_LEADER_SHIFT) & 1) ^ player)] = 1.0
-        out[off[I_LAST_WINNER] + (((lt >> LT_WINNER_SHIFT) & 1) ^ player)] = 1.0
-    ann = state[ANN]
+        out[off[I_LAST_LEAD] + ((lt >> L.LT_LEAD_SHIFT) & 255) - 1] = 1.0
+        out[off[I_LAST_FOLLOW] + ((lt >> L.LT_FOLLOW_SHIFT) & 255) - 1] = 1.0
+        out[off[I_LAST_LEADER] + (((lt >> L.LT_LEADER_SHIFT) & 1) ^ player)] = 1.0
+        out[off[I_LAST_WINNER] + (((lt >> L.LT_WINNER_SHIFT) & 1) ^ player)] = 1.0
+    ann = state[L.ANN]
     if ann != 0:
-        by = (ann >> ANN_BY_SHIFT) & 1
-        out[off[I_ANN_CLASS] + ((ann >> ANN_CLASS_SHIFT) & 1)] = 1.0
+        by = (ann >> L.ANN_BY_SHIFT) & 1
+        out[off[I_ANN_CLASS] + ((ann >> L.ANN_CLASS_SHIFT) & 1)] = 1.0
         out[off[I_ANN_BY] + (by ^ player)] = 1.0
-        out[off[I_ANN_OUTCOME] + ((ann >> ANN_OUTCOME_SHIFT) & 3)] = 1.0
-        out[off[I_ANN_KEYS]] = ((ann >> ANN_KA_SHIFT) & 255) / 144.0
-        out[off[I_ANN_KEYS] + 1] = ((ann >> ANN_KB_SHIFT) & 255) / 144.0
-        pts = state[ANN_PTS]
+        out[off[I_ANN_OUTCOME] + ((ann >> L.ANN_OUTCOME_SHIFT) & 3)] = 1.0
+        out[off[I_ANN_KEYS]] = ((ann >> L.ANN_KA_SHIFT) & 255) / 144.0
+        out[off[I_ANN_KEYS] + 1] = ((ann >> L.ANN_KB_SHIFT) & 255) / 144.0
+        pts = state[L.ANN_PTS]
         p0 = pts & 0xFFFFFFFF
         p1 = (pts >> 32) & 0xFFFFFFFF
         out[off[I_ANN_POINTS]] = (p0 if player == 0 else p1) / 162.0
@@ -248,8 +218,8 @@ def observe(state, player, opts, out):
         d0, d1, x, mult = deal_points(state, opts)
         out[off[I_DEAL_POINTS]] = (d0 if player == 0 else d1) / 162.0
         out[off[I_DEAL_POINTS] + 1] = (d1 if player == 0 else d0) / 162.0
-        out[off[I_RESULT]] = state[RESULT + player] / 162.0
-        out[off[I_RESULT] + 1] = state[RESULT + opp] / 162.0
+        out[off[I_RESULT]] = state[L.RESULT + player] / 162.0
+        out[off[I_RESULT] + 1] = state[L.RESULT + opp] / 162.0
         x = matsched(state)
         if x >= 0:
             out[off[I_MATSCHED] + (x ^ player)] = 1.0

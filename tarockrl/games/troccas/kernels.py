@@ -34,6 +34,7 @@ from tarockrl.engine.wide import (
     wide_highest_index,
     wide_sum_values,
 )
+from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import (
     CARD_FOOL,
     CARD_VALUES,
@@ -51,109 +52,6 @@ from tarockrl.games.troccas.cards import (
     TRUMPS,
     TW_ALL,
     TW_NO_SCART,
-)
-from tarockrl.games.troccas.layout import (
-    A_DECLINE,
-    A_DEMAND,
-    A_DOUBLE,
-    A_EARLY,
-    A_FINAL,
-    A_FORCE,
-    A_KEEP,
-    A_KNOCK,
-    A_PATTERN,
-    ARCHIVE,
-    ARCHIVE_WORDS,
-    BAL,
-    BUOB,
-    BUOB_RESULT,
-    BUOB_SUIT,
-    CUR,
-    DEALER,
-    DEALER_ENDS,
-    EX_DECLINE,
-    EX_EARLY,
-    EX_FINAL,
-    EX_KEEP,
-    EX_KNOCK,
-    EX_NO_DEMAND,
-    EX_PATTERN,
-    EXPOSED,
-    FOOL_OUTCOME,
-    FOOL_PAID,
-    FOOL_SEAT,
-    FOOL_TRICK_TEAM,
-    FORCE,
-    FORCE_SEEN,
-    GAME_OVER,
-    HAND_SW,
-    HAND_TW,
-    HIST,
-    HIST_CAP,
-    HIST_LEN,
-    ILLEGAL,
-    IS_DOUBLE,
-    KNOCKED_FOR,
-    KNOCKS_TW,
-    LAST_CARD,
-    LAST_N,
-    LAST_SEAT,
-    LAST_WINNER,
-    LAYOUT_MAGIC,
-    LEADER,
-    LED,
-    LED_SUITS,
-    MAGIC,
-    N_ARCHIVED,
-    N_FORCED,
-    N_KNOCKS,
-    N_THROWN,
-    NONDEALER_ENDS,
-    NUM_ACTIONS,
-    NUM_PACKETS,
-    OK,
-    PACKET,
-    PATTERN,
-    PATTERN_BY,
-    PATTERN_SLOT,
-    PAUSE_POS,
-    PERM,
-    PHASE,
-    PILE_SW,
-    PILE_TW,
-    PLAY,
-    PLAYED_BY_SW,
-    PLAYED_BY_TW,
-    PLAYED_SW,
-    PLAYED_TW,
-    POINTS,
-    REDEAL_COUNT,
-    RESULT,
-    RNG,
-    SCART,
-    SCART_JACK,
-    SCART_N,
-    SCART_SW,
-    SCART_TEAM,
-    SCART_TW,
-    SETTER_POS,
-    STANDARD,
-    STATE_LEN,
-    SWAP_CARD,
-    SWAP_SEAT,
-    TALK,
-    TALK_LOG,
-    TERMINAL,
-    TRICK_CARD,
-    TRICK_N,
-    TRICK_NO,
-    TRICK_SEAT,
-    TRICK_SW,
-    TRICK_TW,
-    TRICK_WINNER,
-    TRICKS_WON,
-    VOTE,
-    VOTE_LOG,
 )
 from tarockrl.games.troccas.rules import (
     FIRST_LEADER_DEALER,
@@ -181,15 +79,15 @@ from tarockrl.games.troccas.rules import (
 
 ONE = np.int64(1)
 ZERO = np.int64(0)
-NUM_PACKETS_A = np.array(NUM_PACKETS, dtype=np.int64)
-NONDEALER_ENDS_A = np.array(NONDEALER_ENDS, dtype=np.int64)
-DEALER_ENDS_A = np.array(DEALER_ENDS, dtype=np.int64)
-TALK_EARLY_EX = np.int64(((1 << 10) - 1) << EX_EARLY)
-TALK_FINAL_EX = np.int64(((1 << 12) - 1) << EX_FINAL)
-VOTE_EX = np.int64(0b11 << EX_KEEP)
-FORCE_EX = np.int64(0b11 << EX_DECLINE)
-BUOB_EX = np.int64(0b11 << EX_NO_DEMAND)
-KNOCK_EX = np.int64(ONE << EX_KNOCK)
+NUM_PACKETS_A = np.array(L.NUM_PACKETS, dtype=np.int64)
+NONDEALER_ENDS_A = np.array(L.NONDEALER_ENDS, dtype=np.int64)
+DEALER_ENDS_A = np.array(L.DEALER_ENDS, dtype=np.int64)
+TALK_EARLY_EX = np.int64(((1 << 10) - 1) << L.EX_EARLY)
+TALK_FINAL_EX = np.int64(((1 << 12) - 1) << L.EX_FINAL)
+VOTE_EX = np.int64(0b11 << L.EX_KEEP)
+FORCE_EX = np.int64(0b11 << L.EX_DECLINE)
+BUOB_EX = np.int64(0b11 << L.EX_NO_DEMAND)
+KNOCK_EX = np.int64(ONE << L.EX_KNOCK)
 
 # step codes of the automatic deal driver
 _S_TALK, _S_VOTE, _S_AFTER_PAUSE, _S_FORCE = 0, 1, 2, 3
@@ -228,17 +126,17 @@ def episode_bound(opts):
 @njit(cache=True, _nrt=False)
 def pack_attempt(state, k):
     """Store the current ``PERM`` as archived attempt ``k``."""
-    base = ARCHIVE + ARCHIVE_WORDS * k
-    for w in range(ARCHIVE_WORDS):
+    base = L.ARCHIVE + L.ARCHIVE_WORDS * k
+    for w in range(L.ARCHIVE_WORDS):
         state[base + w] = 0
     for i in range(78):
-        state[base + i // 9] |= state[PERM + i] << (7 * (i % 9))
+        state[base + i // 9] |= state[L.PERM + i] << (7 * (i % 9))
 
 
 @njit(cache=True, _nrt=False)
 def unpack_attempt(state, k, out):
     """Write archived attempt ``k`` (78 card indices, seat chunks as in ``PERM``) into ``out``."""
-    base = ARCHIVE + ARCHIVE_WORDS * k
+    base = L.ARCHIVE + L.ARCHIVE_WORDS * k
     for i in range(78):
         out[i] = (state[base + i // 9] >> (7 * (i % 9))) & 127
 
@@ -248,8 +146,8 @@ def unpack_attempt(state, k, out):
 # ---------------------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def _deal_packet(state, j, opts):
-    d = state[DEALER]
-    pat = state[PATTERN_SLOT]
+    d = state[L.DEALER]
+    pat = state[L.PATTERN_SLOT]
     for c in range(4):
         seat = (d + 1 + c) % 4
         if c < 3:
@@ -258,64 +156,64 @@ def _deal_packet(state, j, opts):
         else:
             end = DEALER_ENDS_A[pat, j]
             start = 0 if j == 0 else DEALER_ENDS_A[pat, j - 1]
-        base = PERM + 19 * c
-        tw = state[HAND_TW + seat]
-        sw = state[HAND_SW + seat]
+        base = L.PERM + 19 * c
+        tw = state[L.HAND_TW + seat]
+        sw = state[L.HAND_SW + seat]
         for i in range(start, end):
             card = state[base + i]
             if card < SPLIT:
                 tw |= ONE << card
             else:
                 sw |= ONE << (card - SPLIT)
-        state[HAND_TW + seat] = tw
-        state[HAND_SW + seat] = sw
+        state[L.HAND_TW + seat] = tw
+        state[L.HAND_SW + seat] = sw
         if j == NUM_PACKETS_A[pat] - 1 and opts[O_EXPOSE] != 0:
-            state[EXPOSED + seat] = state[base + end - 1]
-    state[PACKET] = j
+            state[L.EXPOSED + seat] = state[base + end - 1]
+    state[L.PACKET] = j
 
 
 @njit(cache=True, _nrt=False)
 def _force_eligible(state, opts):
-    d = state[DEALER]
+    d = state[L.DEALER]
     trumps = TRUMPS | FOOL if opts[O_FOOL_FORCE] != 0 else TRUMPS
-    return (state[HAND_TW + d] & trumps) == 0
+    return (state[L.HAND_TW + d] & trumps) == 0
 
 
 @njit(cache=True, _nrt=False)
 def _run(state, opts, step):
     """Carry out the automatic steps from ``step`` until a seat has to act."""
-    d = state[DEALER]
-    can_redeal = state[REDEAL_COUNT] < opts[O_MAX_REDEALS]
+    d = state[L.DEALER]
+    can_redeal = state[L.REDEAL_COUNT] < opts[O_MAX_REDEALS]
     while True:
         if step == _S_TALK:
             if opts[O_TALK] != 0:
-                state[PHASE] = TALK
-                state[PAUSE_POS] = 0
-                state[CUR] = (d + 1) % 4
+                state[L.PHASE] = L.TALK
+                state[L.PAUSE_POS] = 0
+                state[L.CUR] = (d + 1) % 4
                 return
             step = _S_VOTE
         elif step == _S_VOTE:
             if opts[O_THROW_IN] != 0 and can_redeal:
-                state[PHASE] = VOTE
-                state[PAUSE_POS] = 0
-                state[CUR] = (d + 1) % 4
+                state[L.PHASE] = L.VOTE
+                state[L.PAUSE_POS] = 0
+                state[L.CUR] = (d + 1) % 4
                 return
             step = _S_AFTER_PAUSE
         elif step == _S_AFTER_PAUSE:
-            j = state[PACKET] + 1
-            if j < NUM_PACKETS_A[state[PATTERN_SLOT]]:
+            j = state[L.PACKET] + 1
+            if j < NUM_PACKETS_A[state[L.PATTERN_SLOT]]:
                 _deal_packet(state, j, opts)
                 step = _S_TALK
             else:
                 step = _S_FORCE
         else:
-            state[CUR] = d
+            state[L.CUR] = d
             if opts[O_FORCE] != 0 and can_redeal and _force_eligible(state, opts):
-                state[PHASE] = FORCE
-                state[FORCE_SEEN] = 1
+                state[L.PHASE] = L.FORCE
+                state[L.FORCE_SEEN] = 1
                 return
-            state[PHASE] = SCART
-            state[SCART_N] = 0
+            state[L.PHASE] = L.SCART
+            state[L.SCART_N] = 0
             return
 
 
@@ -328,33 +226,33 @@ def _start_attempt(state, opts):
 @njit(cache=True, _nrt=False)
 def _reset_attempt(state):
     for s in range(4):
-        state[HAND_TW + s] = 0
-        state[HAND_SW + s] = 0
-        state[EXPOSED + s] = -1
+        state[L.HAND_TW + s] = 0
+        state[L.HAND_SW + s] = 0
+        state[L.EXPOSED + s] = -1
     for i in range(12):
-        state[TALK_LOG + i] = -1
-        state[VOTE_LOG + i] = -1
-    state[FORCE_SEEN] = 0
-    state[PAUSE_POS] = 0
-    state[PACKET] = 0
+        state[L.TALK_LOG + i] = -1
+        state[L.VOTE_LOG + i] = -1
+    state[L.FORCE_SEEN] = 0
+    state[L.PAUSE_POS] = 0
+    state[L.PACKET] = 0
 
 
 @njit(cache=True, _nrt=False)
 def _redeal(state, opts):
     """Cancel the attempt and deal again (same dealer, same pattern): next archived order or a fresh shuffle."""
-    k = state[REDEAL_COUNT]
-    if k >= state[N_ARCHIVED]:  # archive the attempt being cancelled (drawn from the generator)
+    k = state[L.REDEAL_COUNT]
+    if k >= state[L.N_ARCHIVED]:  # archive the attempt being cancelled (drawn from the generator)
         pack_attempt(state, k)
-        state[N_ARCHIVED] = k + 1
+        state[L.N_ARCHIVED] = k + 1
     k += 1
-    state[REDEAL_COUNT] = k
-    perm = state[PERM:PERM + 78]
-    if k < state[N_ARCHIVED]:
+    state[L.REDEAL_COUNT] = k
+    perm = state[L.PERM:L.PERM + 78]
+    if k < state[L.N_ARCHIVED]:
         unpack_attempt(state, k, perm)
     else:
         for i in range(78):
             perm[i] = i
-        state[RNG] = shuffle_prefix_pairs(state[RNG], perm, 78)
+        state[L.RNG] = shuffle_prefix_pairs(state[L.RNG], perm, 78)
     _reset_attempt(state)
     _start_attempt(state, opts)
 
@@ -363,16 +261,16 @@ def _redeal(state, opts):
 def _begin_episode(state, opts):
     """PATTERN when a team is far enough behind, otherwise the first attempt with the standard pattern."""
     if opts[O_PACKET_OPTIONS] != 0:
-        d = state[DEALER]
+        d = state[L.DEALER]
         for t in range(2):
-            if state[BAL + t] <= -opts[O_NINE_TEN]:
+            if state[L.BAL + t] <= -opts[O_NINE_TEN]:
                 for c in range(4):
                     seat = (d + 1 + c) % 4
                     if seat % 2 == t:
-                        state[PHASE] = PATTERN
-                        state[CUR] = seat
+                        state[L.PHASE] = L.PATTERN
+                        state[L.CUR] = seat
                         return
-    state[PATTERN_SLOT] = STANDARD
+    state[L.PATTERN_SLOT] = L.STANDARD
     _start_attempt(state, opts)
 
 
@@ -383,38 +281,38 @@ def init_state(state, dealer, bal_a, rng, reuse):
     With ``reuse != 0`` the row must hold a previous state (or zeros): only its used history slots are cleared.
     """
     if reuse != 0:
-        used = HIST + min(max(state[HIST_LEN], ZERO), np.int64(HIST_CAP))
+        used = L.HIST + min(max(state[L.HIST_LEN], ZERO), np.int64(L.HIST_CAP))
         for i in range(used):
             state[i] = 0
     else:
         state[:] = 0
-    state[MAGIC] = LAYOUT_MAGIC
-    state[DEALER] = dealer
-    state[BAL] = bal_a
-    state[BAL + 1] = -bal_a
-    state[RNG] = rng
-    state[PATTERN_BY] = -1
-    state[LEADER] = -1
-    state[LED] = -1
-    state[SETTER_POS] = -1
-    state[TRICK_WINNER] = -1
-    state[BUOB_SUIT] = -1
-    state[LAST_WINNER] = -1
-    state[FOOL_SEAT] = -1
-    state[FOOL_TRICK_TEAM] = -1
-    state[SCART_JACK] = -1
-    state[SCART_TEAM] = -1
-    state[FOOL_PAID] = -1
+    state[L.MAGIC] = L.LAYOUT_MAGIC
+    state[L.DEALER] = dealer
+    state[L.BAL] = bal_a
+    state[L.BAL + 1] = -bal_a
+    state[L.RNG] = rng
+    state[L.PATTERN_BY] = -1
+    state[L.LEADER] = -1
+    state[L.LED] = -1
+    state[L.SETTER_POS] = -1
+    state[L.TRICK_WINNER] = -1
+    state[L.BUOB_SUIT] = -1
+    state[L.LAST_WINNER] = -1
+    state[L.FOOL_SEAT] = -1
+    state[L.FOOL_TRICK_TEAM] = -1
+    state[L.SCART_JACK] = -1
+    state[L.SCART_TEAM] = -1
+    state[L.FOOL_PAID] = -1
     for i in range(8):
-        state[TRICK_CARD + i] = -1
-        state[TRICK_SEAT + i] = -1
-        state[LAST_CARD + i] = -1
-        state[LAST_SEAT + i] = -1
+        state[L.TRICK_CARD + i] = -1
+        state[L.TRICK_SEAT + i] = -1
+        state[L.LAST_CARD + i] = -1
+        state[L.LAST_SEAT + i] = -1
     for s in range(4):
-        state[KNOCKED_FOR + s] = -1
-        state[BUOB_RESULT + s] = -1
-        state[SWAP_SEAT + s] = -1
-        state[SWAP_CARD + s] = -1
+        state[L.KNOCKED_FOR + s] = -1
+        state[L.BUOB_RESULT + s] = -1
+        state[L.SWAP_SEAT + s] = -1
+        state[L.SWAP_CARD + s] = -1
     _reset_attempt(state)
 
 
@@ -428,11 +326,11 @@ def init_from_orders(state, orders, n_orders, dealer, bal_a, rng, opts):
     n = min(n_orders, opts[O_MAX_REDEALS] + 1)
     for k in range(n):
         for i in range(78):
-            state[PERM + i] = orders[k, i]
+            state[L.PERM + i] = orders[k, i]
         pack_attempt(state, k)
     for i in range(78):
-        state[PERM + i] = orders[0, i]
-    state[N_ARCHIVED] = n
+        state[L.PERM + i] = orders[0, i]
+    state[L.N_ARCHIVED] = n
     _begin_episode(state, opts)
 
 
@@ -440,11 +338,11 @@ def init_from_orders(state, orders, n_orders, dealer, bal_a, rng, opts):
 def deal_with_rng(state, rng, dealer, bal_a, opts, reuse):
     """Start an episode with a uniformly random card order drawn from generator state ``rng``."""
     init_state(state, dealer, bal_a, rng, reuse)
-    perm = state[PERM:PERM + 78]
+    perm = state[L.PERM:L.PERM + 78]
     for i in range(78):
         perm[i] = i
-    state[RNG] = shuffle_prefix_pairs(rng, perm, 78)
-    state[N_ARCHIVED] = 0  # the first attempt lives in PERM until a redeal archives it
+    state[L.RNG] = shuffle_prefix_pairs(rng, perm, 78)
+    state[L.N_ARCHIVED] = 0  # the first attempt lives in PERM until a redeal archives it
     _begin_episode(state, opts)
 
 
@@ -491,15 +389,15 @@ def king_jack_active(state, opts):
     """The king-jack rule applies in this deal (option on, not voided by a jack in the scart)."""
     if opts[O_KING_JACK] == 0:
         return False
-    return not (opts[O_SCART_JACK_VOIDS] != 0 and state[SCART_JACK] == 1)
+    return not (opts[O_SCART_JACK_VOIDS] != 0 and state[L.SCART_JACK] == 1)
 
 
 @njit(cache=True, _nrt=False)
 def scart_legal(state, opts):
     """The dealer's discardable cards ``(tw, sw)`` (4.7, with the fallback of decision 30)."""
-    d = state[DEALER]
-    tw = state[HAND_TW + d] & ~TW_NO_SCART
-    sw = state[HAND_SW + d] & ~KINGS
+    d = state[L.DEALER]
+    tw = state[L.HAND_TW + d] & ~TW_NO_SCART
+    sw = state[L.HAND_SW + d] & ~KINGS
     if opts[O_SCART_TRUMPS] == 0:
         if sw != 0:
             return ZERO, sw
@@ -509,16 +407,16 @@ def scart_legal(state, opts):
 @njit(cache=True, _nrt=False)
 def top_unplayed_trump(state):
     """Highest trump I-XXI not yet put into a trick (-1 when all are played)."""
-    return highest_index(TRUMPS & ~state[PLAYED_TW])
+    return highest_index(TRUMPS & ~state[L.PLAYED_TW])
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def play_legal(state, opts):
     """Cards ``(tw, sw)`` the seat to act may put into the trick now (docs/rules/troccas.md §5.3)."""
-    p = state[CUR]
-    htw = state[HAND_TW + p]
-    hsw = state[HAND_SW + p]
-    led = state[LED]
+    p = state[L.CUR]
+    htw = state[L.HAND_TW + p]
+    hsw = state[L.HAND_SW + p]
+    led = state[L.LED]
     if led < 0:
         return htw, hsw
     if led == 4:
@@ -527,7 +425,7 @@ def play_legal(state, opts):
         ltw, lsw = wide_follow_or_trump(htw, hsw, ZERO, SUIT_MASKS[led], TRUMPS, ZERO)
     ltw |= htw & FOOL
     if opts[O_MUST_OVERTRUMP] != 0 and lsw == 0 and (ltw & TRUMPS) != 0:
-        in_trick = state[TRICK_TW] & TRUMPS
+        in_trick = state[L.TRICK_TW] & TRUMPS
         if in_trick != 0:
             top = highest_index(in_trick)
             higher = ltw & TRUMPS & ~((ONE << (top + 1)) - 1)
@@ -540,17 +438,17 @@ def play_legal(state, opts):
 def play_extras(state, opts):
     """Non-card actions legal in PLAY: double leads (option) and the knock (option), as an ``ex`` word."""
     ex = ZERO
-    p = state[CUR]
-    if opts[O_DOUBLE_LEAD] != 0 and state[TRICK_N] == 0 and king_jack_active(state, opts):
-        hsw = state[HAND_SW + p]
-        led = state[LED_SUITS]
+    p = state[L.CUR]
+    if opts[O_DOUBLE_LEAD] != 0 and state[L.TRICK_N] == 0 and king_jack_active(state, opts):
+        hsw = state[L.HAND_SW + p]
+        led = state[L.LED_SUITS]
         for s in range(4):
             kj = (ONE << (14 * s + 13)) | (ONE << (14 * s + 10))
             if ((led >> s) & 1) == 0 and (hsw & kj) == kj:
                 ex |= ONE << s
     if opts[O_KNOCK] != 0:
         top = top_unplayed_trump(state)
-        if top >= 0 and ((state[HAND_TW + p] >> top) & 1) != 0 and state[KNOCKED_FOR + p] != top:
+        if top >= 0 and ((state[L.HAND_TW + p] >> top) & 1) != 0 and state[L.KNOCKED_FOR + p] != top:
             ex |= KNOCK_EX
     return ex
 
@@ -558,30 +456,30 @@ def play_extras(state, opts):
 @njit(cache=True, _nrt=False, inline="always")
 def legal_set(state, opts):
     """The legal actions as three words ``(tw, sw, ex)`` (see the module docstring)."""
-    phase = state[PHASE]
-    if phase == PLAY:
+    phase = state[L.PHASE]
+    if phase == L.PLAY:
         tw, sw = play_legal(state, opts)
         if opts[O_DOUBLE_LEAD] == 0 and opts[O_KNOCK] == 0:
             return tw, sw, ZERO
         return tw, sw, play_extras(state, opts)
-    if phase == TALK:
-        if state[PACKET] == NUM_PACKETS_A[state[PATTERN_SLOT]] - 1:
+    if phase == L.TALK:
+        if state[L.PACKET] == NUM_PACKETS_A[state[L.PATTERN_SLOT]] - 1:
             return ZERO, ZERO, TALK_FINAL_EX
         return ZERO, ZERO, TALK_EARLY_EX
-    if phase == VOTE:
+    if phase == L.VOTE:
         return ZERO, ZERO, VOTE_EX
-    if phase == SCART:
+    if phase == L.SCART:
         tw, sw = scart_legal(state, opts)
         return tw, sw, ZERO
-    if phase == BUOB:
+    if phase == L.BUOB:
         return ZERO, ZERO, BUOB_EX
-    if phase == FORCE:
+    if phase == L.FORCE:
         return ZERO, ZERO, FORCE_EX
-    if phase == PATTERN:
-        t = state[CUR] % 2
-        ex = np.int64(0b11 << EX_PATTERN)
-        if state[BAL + t] <= -opts[O_SINGLE]:
-            ex |= np.int64(0b100 << EX_PATTERN)
+    if phase == L.PATTERN:
+        t = state[L.CUR] % 2
+        ex = np.int64(0b11 << L.EX_PATTERN)
+        if state[L.BAL + t] <= -opts[O_SINGLE]:
+            ex |= np.int64(0b100 << L.EX_PATTERN)
         return ZERO, ZERO, ex
     return ZERO, ZERO, ZERO
 
@@ -621,7 +519,7 @@ def legal_mask(state, opts, out):
 @njit(cache=True, _nrt=False)
 def is_legal(state, action, opts):
     """True when ``action`` is legal in ``state``."""
-    if action < 0 or action >= NUM_ACTIONS:
+    if action < 0 or action >= L.NUM_ACTIONS:
         return False
     tw, sw, ex = legal_set(state, opts)
     if action < SPLIT:
@@ -667,40 +565,40 @@ def random_action(state, opts, rng):
 # ---------------------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def _start_play(state, opts):
-    d = state[DEALER]
+    d = state[L.DEALER]
     if opts[O_SCART_JACK_VOIDS] != 0:
-        state[SCART_JACK] = 1 if (state[SCART_SW] & JACKS) != 0 else 0
+        state[L.SCART_JACK] = 1 if (state[L.SCART_SW] & JACKS) != 0 else 0
     leader = d if opts[O_FIRST_LEADER] == FIRST_LEADER_DEALER else (d + 1) % 4
-    state[PHASE] = PLAY
-    state[LEADER] = leader
-    state[CUR] = leader
-    state[TRICK_N] = 0
+    state[L.PHASE] = L.PLAY
+    state[L.LEADER] = leader
+    state[L.CUR] = leader
+    state[L.TRICK_N] = 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _put_in_trick(state, p, card):
-    n = state[TRICK_N]
-    state[TRICK_CARD + n] = card
-    state[TRICK_SEAT + n] = p
-    state[TRICK_N] = n + 1
+    n = state[L.TRICK_N]
+    state[L.TRICK_CARD + n] = card
+    state[L.TRICK_SEAT + n] = p
+    state[L.TRICK_N] = n + 1
     if card < SPLIT:
         b = ONE << card
-        state[HAND_TW + p] &= ~b
-        state[PLAYED_TW] |= b
-        state[PLAYED_BY_TW + p] |= b
-        state[TRICK_TW] |= b
+        state[L.HAND_TW + p] &= ~b
+        state[L.PLAYED_TW] |= b
+        state[L.PLAYED_BY_TW + p] |= b
+        state[L.TRICK_TW] |= b
         if card == CARD_FOOL:
-            state[FOOL_SEAT] = p
+            state[L.FOOL_SEAT] = p
             return
     else:
         b = ONE << (card - SPLIT)
-        state[HAND_SW + p] &= ~b
-        state[PLAYED_SW] |= b
-        state[PLAYED_BY_SW + p] |= b
-        state[TRICK_SW] |= b
-    if state[LED] < 0:
-        state[LED] = SUIT_OF_CARD[card]
-        state[SETTER_POS] = n
+        state[L.HAND_SW + p] &= ~b
+        state[L.PLAYED_SW] |= b
+        state[L.PLAYED_BY_SW + p] |= b
+        state[L.TRICK_SW] |= b
+    if state[L.LED] < 0:
+        state[L.LED] = SUIT_OF_CARD[card]
+        state[L.SETTER_POS] = n
 
 
 @njit(cache=True, _nrt=False)
@@ -713,46 +611,46 @@ def resolve_demand(state, suit):
     jbit = ONE << (jack - SPLIT)
     holder = -1
     for q in range(4):
-        if (state[HAND_SW + q] & jbit) != 0:
+        if (state[L.HAND_SW + q] & jbit) != 0:
             holder = q
-    state[BUOB_RESULT + suit] = 1
+    state[L.BUOB_RESULT + suit] = 1
     if holder < 0:
         return  # the jack is in the scart
-    for i in range(state[TRICK_N]):
-        if state[TRICK_SEAT + i] == holder:
-            card = state[TRICK_CARD + i]
+    for i in range(state[L.TRICK_N]):
+        if state[L.TRICK_SEAT + i] == holder:
+            card = state[L.TRICK_CARD + i]
             if card >= SPLIT and (card - SPLIT) // 14 == suit and (card - SPLIT) % 14 < 10:
                 cbit = ONE << (card - SPLIT)
-                state[HAND_SW + holder] = (state[HAND_SW + holder] & ~jbit) | cbit
-                state[TRICK_CARD + i] = jack
-                state[TRICK_SW] = (state[TRICK_SW] & ~cbit) | jbit
-                state[PLAYED_SW] = (state[PLAYED_SW] & ~cbit) | jbit
-                state[PLAYED_BY_SW + holder] = (state[PLAYED_BY_SW + holder] & ~cbit) | jbit
-                state[BUOB_RESULT + suit] = 2
-                state[SWAP_SEAT + suit] = holder
-                state[SWAP_CARD + suit] = card
+                state[L.HAND_SW + holder] = (state[L.HAND_SW + holder] & ~jbit) | cbit
+                state[L.TRICK_CARD + i] = jack
+                state[L.TRICK_SW] = (state[L.TRICK_SW] & ~cbit) | jbit
+                state[L.PLAYED_SW] = (state[L.PLAYED_SW] & ~cbit) | jbit
+                state[L.PLAYED_BY_SW + holder] = (state[L.PLAYED_BY_SW + holder] & ~cbit) | jbit
+                state[L.BUOB_RESULT + suit] = 2
+                state[L.SWAP_SEAT + suit] = holder
+                state[L.SWAP_CARD + suit] = card
             return
 
 
 @njit(cache=True, _nrt=False)
 def _end(state, opts):
     """END (docs/rules/troccas.md §5.9): scart to a pile, Fool settlement, card points and the settlement vector."""
-    d = state[DEALER]
+    d = state[L.DEALER]
     scart_team = d % 2
     if opts[O_SLAM_SCART] != 0:
-        if state[TRICKS_WON] == 0:
+        if state[L.TRICKS_WON] == 0:
             scart_team = 1
-        elif state[TRICKS_WON + 1] == 0:
+        elif state[L.TRICKS_WON + 1] == 0:
             scart_team = 0
-    state[SCART_TEAM] = scart_team
-    state[PILE_TW + scart_team] |= state[SCART_TW]
-    state[PILE_SW + scart_team] |= state[SCART_SW]
-    if state[FOOL_TRICK_TEAM] >= 0:
-        ft = state[FOOL_SEAT] % 2
+    state[L.SCART_TEAM] = scart_team
+    state[L.PILE_TW + scart_team] |= state[L.SCART_TW]
+    state[L.PILE_SW + scart_team] |= state[L.SCART_SW]
+    if state[L.FOOL_TRICK_TEAM] >= 0:
+        ft = state[L.FOOL_SEAT] % 2
         ot = 1 - ft
-        if state[TRICKS_WON + ft] > 0 or (opts[O_SCART_FOR_FOOL] != 0 and scart_team == ft):
-            ptw = state[PILE_TW + ft]
-            psw = state[PILE_SW + ft]
+        if state[L.TRICKS_WON + ft] > 0 or (opts[O_SCART_FOR_FOOL] != 0 and scart_team == ft):
+            ptw = state[L.PILE_TW + ft]
+            psw = state[L.PILE_SW + ft]
             pay = np.int64(-1)
             if (ptw & MID_TRUMPS) != 0:
                 pay = lowest_index(ptw & MID_TRUMPS)
@@ -768,114 +666,114 @@ def _end(state, opts):
                 pay = lowest_index(ptw)
             else:
                 pay = SPLIT + lowest_index(psw)
-            state[PILE_TW + ot] &= ~FOOL
-            state[PILE_TW + ft] |= FOOL
-            _remove_card(state, PILE_TW + ft, PILE_SW + ft, pay)
-            _add_card(state, PILE_TW + ot, PILE_SW + ot, pay)
-            state[FOOL_OUTCOME] = 1
-            state[FOOL_PAID] = pay
+            state[L.PILE_TW + ot] &= ~FOOL
+            state[L.PILE_TW + ft] |= FOOL
+            _remove_card(state, L.PILE_TW + ft, L.PILE_SW + ft, pay)
+            _add_card(state, L.PILE_TW + ot, L.PILE_SW + ot, pay)
+            state[L.FOOL_OUTCOME] = 1
+            state[L.FOOL_PAID] = pay
         else:
-            state[FOOL_OUTCOME] = 2
+            state[L.FOOL_OUTCOME] = 2
     for t in range(2):
-        s, n = wide_sum_values(state[PILE_TW + t], state[PILE_SW + t], CARD_VALUES, SPLIT)
-        state[POINTS + t] = s - 3 * (n // 4) - ((n % 4) // 2)
+        s, n = wide_sum_values(state[L.PILE_TW + t], state[L.PILE_SW + t], CARD_VALUES, SPLIT)
+        state[L.POINTS + t] = s - 3 * (n // 4) - ((n % 4) // 2)
     for p in range(4):
-        state[RESULT + p] = state[POINTS + p % 2] - 36
-    state[PHASE] = TERMINAL
-    state[CUR] = -1
+        state[L.RESULT + p] = state[L.POINTS + p % 2] - 36
+    state[L.PHASE] = L.TERMINAL
+    state[L.CUR] = -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _finalize_trick(state, opts):
-    w = state[TRICK_WINNER]
+    w = state[L.TRICK_WINNER]
     t = w & 1
-    state[PILE_TW + t] |= state[TRICK_TW]
-    state[PILE_SW + t] |= state[TRICK_SW]
-    state[TRICKS_WON + t] += 1
-    state[TRICK_NO] += 1
-    if (state[TRICK_TW] & FOOL) != 0 and (state[FOOL_SEAT] & 1) != t:
-        state[FOOL_TRICK_TEAM] = t
-    led = state[LED]
+    state[L.PILE_TW + t] |= state[L.TRICK_TW]
+    state[L.PILE_SW + t] |= state[L.TRICK_SW]
+    state[L.TRICKS_WON + t] += 1
+    state[L.TRICK_NO] += 1
+    if (state[L.TRICK_TW] & FOOL) != 0 and (state[L.FOOL_SEAT] & 1) != t:
+        state[L.FOOL_TRICK_TEAM] = t
+    led = state[L.LED]
     if led < 4:
-        state[LED_SUITS] |= ONE << led
-    n = state[TRICK_N]
-    state[LAST_N] = n
+        state[L.LED_SUITS] |= ONE << led
+    n = state[L.TRICK_N]
+    state[L.LAST_N] = n
     for i in range(n):
-        state[LAST_CARD + i] = state[TRICK_CARD + i]
-        state[LAST_SEAT + i] = state[TRICK_SEAT + i]
-        state[TRICK_CARD + i] = -1
-        state[TRICK_SEAT + i] = -1
+        state[L.LAST_CARD + i] = state[L.TRICK_CARD + i]
+        state[L.LAST_SEAT + i] = state[L.TRICK_SEAT + i]
+        state[L.TRICK_CARD + i] = -1
+        state[L.TRICK_SEAT + i] = -1
     for i in range(n, 8):
-        state[LAST_CARD + i] = -1
-        state[LAST_SEAT + i] = -1
-    state[LAST_WINNER] = w
-    state[TRICK_N] = 0
-    state[IS_DOUBLE] = 0
-    state[LED] = -1
-    state[SETTER_POS] = -1
-    state[TRICK_TW] = 0
-    state[TRICK_SW] = 0
-    state[TRICK_WINNER] = -1
-    state[BUOB_SUIT] = -1
-    if state[HAND_TW + w] == 0 and state[HAND_SW + w] == 0:
+        state[L.LAST_CARD + i] = -1
+        state[L.LAST_SEAT + i] = -1
+    state[L.LAST_WINNER] = w
+    state[L.TRICK_N] = 0
+    state[L.IS_DOUBLE] = 0
+    state[L.LED] = -1
+    state[L.SETTER_POS] = -1
+    state[L.TRICK_TW] = 0
+    state[L.TRICK_SW] = 0
+    state[L.TRICK_WINNER] = -1
+    state[L.BUOB_SUIT] = -1
+    if state[L.HAND_TW + w] == 0 and state[L.HAND_SW + w] == 0:
         _end(state, opts)
         return
-    state[PHASE] = PLAY
-    state[LEADER] = w
-    state[CUR] = w
+    state[L.PHASE] = L.PLAY
+    state[L.LEADER] = w
+    state[L.CUR] = w
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _complete_trick(state, opts):
-    led = state[LED]
-    n = state[TRICK_N]
-    trumps = state[TRICK_TW] & TRUMPS
+    led = state[L.LED]
+    n = state[L.TRICK_N]
+    trumps = state[L.TRICK_TW] & TRUMPS
     if trumps != 0:
         best = wide_highest_index(trumps, ZERO, SPLIT)
     else:
-        best = wide_highest_index(ZERO, state[TRICK_SW] & SUIT_MASKS[led], SPLIT)
+        best = wide_highest_index(ZERO, state[L.TRICK_SW] & SUIT_MASKS[led], SPLIT)
     w = -1
     for i in range(n):
-        if state[TRICK_CARD + i] == best:
-            w = state[TRICK_SEAT + i]
-    state[TRICK_WINNER] = w
-    if state[IS_DOUBLE] == 0 and led < 4 and ((state[LED_SUITS] >> led) & 1) == 0 and king_jack_active(state, opts):
-        setter = state[SETTER_POS]
-        if state[TRICK_CARD + setter] == 35 + 14 * led and (setter == 0 or opts[O_KING_AFTER_FOOL] != 0):
-            if ((state[PLAYED_SW] >> (10 + 14 * led)) & 1) == 0:
-                state[BUOB_SUIT] = led
+        if state[L.TRICK_CARD + i] == best:
+            w = state[L.TRICK_SEAT + i]
+    state[L.TRICK_WINNER] = w
+    if state[L.IS_DOUBLE] == 0 and led < 4 and ((state[L.LED_SUITS] >> led) & 1) == 0 and king_jack_active(state, opts):
+        setter = state[L.SETTER_POS]
+        if state[L.TRICK_CARD + setter] == 35 + 14 * led and (setter == 0 or opts[O_KING_AFTER_FOOL] != 0):
+            if ((state[L.PLAYED_SW] >> (10 + 14 * led)) & 1) == 0:
+                state[L.BUOB_SUIT] = led
                 if opts[O_BUOB_AUTO] != 0:
                     resolve_demand(state, led)
                 else:
-                    state[PHASE] = BUOB
-                    state[CUR] = w
+                    state[L.PHASE] = L.BUOB
+                    state[L.CUR] = w
                     return
     _finalize_trick(state, opts)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _play_card(state, card, opts):
-    p = state[CUR]
+    p = state[L.CUR]
     _put_in_trick(state, p, card)
-    n = state[TRICK_N]
-    if state[IS_DOUBLE] != 0:
+    n = state[L.TRICK_N]
+    if state[L.IS_DOUBLE] != 0:
         if n == 8:
             _complete_trick(state, opts)
         else:
-            state[CUR] = (state[LEADER] + 1 + (n - 2) % 3) & 3
+            state[L.CUR] = (state[L.LEADER] + 1 + (n - 2) % 3) & 3
     elif n == 4:
         _complete_trick(state, opts)
     else:
-        state[CUR] = (p + 1) & 3
+        state[L.CUR] = (p + 1) & 3
 
 
 @njit(cache=True, _nrt=False)
 def _double_lead(state, suit):
-    p = state[CUR]
-    state[IS_DOUBLE] = 1
+    p = state[L.CUR]
+    state[L.IS_DOUBLE] = 1
     _put_in_trick(state, p, 35 + 14 * suit)
     _put_in_trick(state, p, 32 + 14 * suit)
-    state[CUR] = (p + 1) & 3
+    state[L.CUR] = (p + 1) & 3
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -883,77 +781,77 @@ def _double_lead(state, suit):
 # ---------------------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
 def _apply_core(state, action, opts):
-    h = state[HIST_LEN]
-    if h < HIST_CAP:
-        state[HIST + h] = action
-    state[HIST_LEN] = h + 1
-    p = state[CUR]
-    d = state[DEALER]
+    h = state[L.HIST_LEN]
+    if h < L.HIST_CAP:
+        state[L.HIST + h] = action
+    state[L.HIST_LEN] = h + 1
+    p = state[L.CUR]
+    d = state[L.DEALER]
     if action < 78:
-        if state[PHASE] == PLAY:
+        if state[L.PHASE] == L.PLAY:
             _play_card(state, action, opts)
             return
         # SCART: one discard
-        _remove_card(state, HAND_TW + d, HAND_SW + d, action)
-        _add_card(state, SCART_TW, SCART_SW, action)
-        state[SCART_N] += 1
-        if state[SCART_N] == 2:
+        _remove_card(state, L.HAND_TW + d, L.HAND_SW + d, action)
+        _add_card(state, L.SCART_TW, L.SCART_SW, action)
+        state[L.SCART_N] += 1
+        if state[L.SCART_N] == 2:
             _start_play(state, opts)
         return
-    if action < A_EARLY:
-        _double_lead(state, action - A_DOUBLE)
+    if action < L.A_EARLY:
+        _double_lead(state, action - L.A_DOUBLE)
         return
-    if action < A_KEEP:
-        m = action - A_EARLY if action < A_FINAL else action - A_FINAL
-        state[TALK_LOG + 4 * state[PACKET] + p] = m
-        pos = state[PAUSE_POS] + 1
-        state[PAUSE_POS] = pos
+    if action < L.A_KEEP:
+        m = action - L.A_EARLY if action < L.A_FINAL else action - L.A_FINAL
+        state[L.TALK_LOG + 4 * state[L.PACKET] + p] = m
+        pos = state[L.PAUSE_POS] + 1
+        state[L.PAUSE_POS] = pos
         if pos == 4:
             _run(state, opts, _S_VOTE)
         else:
-            state[CUR] = (p + 1) & 3
+            state[L.CUR] = (p + 1) & 3
         return
-    if action < A_DECLINE:
-        throw = action - A_KEEP
-        state[VOTE_LOG + 4 * state[PACKET] + p] = throw
+    if action < L.A_DECLINE:
+        throw = action - L.A_KEEP
+        state[L.VOTE_LOG + 4 * state[L.PACKET] + p] = throw
         if throw == 0:
             _run(state, opts, _S_AFTER_PAUSE)
             return
-        pos = state[PAUSE_POS] + 1
-        state[PAUSE_POS] = pos
+        pos = state[L.PAUSE_POS] + 1
+        state[L.PAUSE_POS] = pos
         if pos == 4:
-            state[N_THROWN] += 1
+            state[L.N_THROWN] += 1
             _redeal(state, opts)
         else:
-            state[CUR] = (p + 1) & 3
+            state[L.CUR] = (p + 1) & 3
         return
-    if action == A_DECLINE:
-        state[FORCE_SEEN] = 2
-        state[PHASE] = SCART
-        state[SCART_N] = 0
+    if action == L.A_DECLINE:
+        state[L.FORCE_SEEN] = 2
+        state[L.PHASE] = L.SCART
+        state[L.SCART_N] = 0
         return
-    if action == A_FORCE:
-        state[N_FORCED] += 1
+    if action == L.A_FORCE:
+        state[L.N_FORCED] += 1
         _redeal(state, opts)
         return
-    if action < A_PATTERN + 3:
-        state[PATTERN_SLOT] = action - A_PATTERN
-        state[PATTERN_BY] = p
+    if action < L.A_PATTERN + 3:
+        state[L.PATTERN_SLOT] = action - L.A_PATTERN
+        state[L.PATTERN_BY] = p
         _start_attempt(state, opts)
         return
-    if action < A_KNOCK:
-        suit = state[BUOB_SUIT]
-        if action == A_DEMAND:
+    if action < L.A_KNOCK:
+        suit = state[L.BUOB_SUIT]
+        if action == L.A_DEMAND:
             resolve_demand(state, suit)
         else:
-            state[BUOB_RESULT + suit] = 0
+            state[L.BUOB_RESULT + suit] = 0
         _finalize_trick(state, opts)
         return
     # KNOCK
     top = top_unplayed_trump(state)
-    state[KNOCKED_FOR + p] = top
-    state[KNOCKS_TW + p] |= ONE << top
-    state[N_KNOCKS] += 1
+    state[L.KNOCKED_FOR + p] = top
+    state[L.KNOCKS_TW + p] |= ONE << top
+    state[L.N_KNOCKS] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -981,12 +879,12 @@ def random_step(state, opts, rng):
 @njit(cache=True, _nrt=False)
 def apply_action(state, action, opts):
     """Apply ``action`` if legal and return ``OK``; otherwise return ``ILLEGAL`` / ``GAME_OVER`` untouched."""
-    if state[PHASE] == TERMINAL:
-        return GAME_OVER
+    if state[L.PHASE] == L.TERMINAL:
+        return L.GAME_OVER
     if not is_legal(state, action, opts):
-        return ILLEGAL
+        return L.ILLEGAL
     apply_unchecked(state, action, opts)
-    return OK
+    return L.OK
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1006,7 +904,7 @@ def pile_points(tw, sw):
 def returns(state, out):
     """Write the settlement (float64[4], zeros before the end) into ``out``."""
     for s in range(4):
-        out[s] = state[RESULT + s] if state[PHASE] == TERMINAL else 0
+        out[s] = state[L.RESULT + s] if state[L.PHASE] == L.TERMINAL else 0
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1017,18 +915,18 @@ def _undealt(state):
     """Cards of the current attempt's order that have not been dealt yet."""
     tw = ZERO
     sw = ZERO
-    phase = state[PHASE]
-    if phase == PATTERN:
+    phase = state[L.PHASE]
+    if phase == L.PATTERN:
         return TW_ALL, SW_ALL
-    if phase != TALK and phase != VOTE:
+    if phase != L.TALK and phase != L.VOTE:
         return tw, sw
-    pat = state[PATTERN_SLOT]
-    j = state[PACKET]
+    pat = state[L.PATTERN_SLOT]
+    j = state[L.PACKET]
     for c in range(4):
         end_all = 21 if c == 3 else 19
         dealt = DEALER_ENDS_A[pat, j] if c == 3 else NONDEALER_ENDS_A[pat, j]
         for i in range(dealt, end_all):
-            card = state[PERM + 19 * c + i]
+            card = state[L.PERM + 19 * c + i]
             if card < SPLIT:
                 tw |= ONE << card
             else:
@@ -1038,19 +936,19 @@ def _undealt(state):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _hand_size(state, s):
-    return popcount(state[HAND_TW + s]) + popcount(state[HAND_SW + s])
+    return popcount(state[L.HAND_TW + s]) + popcount(state[L.HAND_SW + s])
 
 
 # invariants: one named check per rule, each returning 0 or its code of the shared table (engine/invariants.py)
 @njit(cache=True, _nrt=False)
 def check_seat_to_act(state, opts):
     """NO_SEAT_TO_ACT: a known phase, redeals within the bound, and a seat to act exactly while the deal runs."""
-    phase = state[PHASE]
-    if phase < 0 or phase > TERMINAL or state[REDEAL_COUNT] > opts[O_MAX_REDEALS]:
+    phase = state[L.PHASE]
+    if phase < 0 or phase > L.TERMINAL or state[L.REDEAL_COUNT] > opts[O_MAX_REDEALS]:
         return INV.NO_SEAT_TO_ACT
-    if phase != TERMINAL and (state[CUR] < 0 or state[CUR] > 3):
+    if phase != L.TERMINAL and (state[L.CUR] < 0 or state[L.CUR] > 3):
         return INV.NO_SEAT_TO_ACT
-    if phase == TERMINAL and state[CUR] != -1:
+    if phase == L.TERMINAL and state[L.CUR] != -1:
         return INV.NO_SEAT_TO_ACT
     return 0
 
@@ -1061,7 +959,7 @@ def check_deal_order(state, opts):
     ptw = ZERO
     psw = ZERO
     for i in range(78):
-        c = state[PERM + i]
+        c = state[L.PERM + i]
         if c < 0 or c >= 78:
             return INV.DEAL_ORDER
         if c < SPLIT:
@@ -1079,19 +977,19 @@ def check_cards(state, opts):
     seen_sw = usw
     for slot in range(8):
         if slot < 4:
-            tw = state[HAND_TW + slot]
-            sw = state[HAND_SW + slot]
+            tw = state[L.HAND_TW + slot]
+            sw = state[L.HAND_SW + slot]
         elif slot < 6:
-            tw = state[PILE_TW + slot - 4]
-            sw = state[PILE_SW + slot - 4]
+            tw = state[L.PILE_TW + slot - 4]
+            sw = state[L.PILE_SW + slot - 4]
         elif slot == 6:
-            if state[PHASE] == TERMINAL:
+            if state[L.PHASE] == L.TERMINAL:
                 continue  # the scart is inside a pile
-            tw = state[SCART_TW]
-            sw = state[SCART_SW]
+            tw = state[L.SCART_TW]
+            sw = state[L.SCART_SW]
         else:
-            tw = state[TRICK_TW]
-            sw = state[TRICK_SW]
+            tw = state[L.TRICK_TW]
+            sw = state[L.TRICK_SW]
         if (seen_tw & tw) != 0 or (seen_sw & sw) != 0:
             return INV.CARDS
         seen_tw |= tw
@@ -1103,46 +1001,46 @@ def check_cards(state, opts):
 def check_legal_set(state, opts):
     """LEGAL_SET: the legal set is empty exactly at the end of the deal."""
     ltw, lsw, lex = legal_set(state, opts)
-    return INV.LEGAL_SET if ((ltw | lsw | lex) != 0) == (state[PHASE] == TERMINAL) else 0
+    return INV.LEGAL_SET if ((ltw | lsw | lex) != 0) == (state[L.PHASE] == L.TERMINAL) else 0
 
 
 @njit(cache=True, _nrt=False)
 def check_history_length(state, opts):
     """TOO_MANY_ACTIONS: the history is within the episode bound."""
-    return INV.TOO_MANY_ACTIONS if state[HIST_LEN] > episode_bound(opts) else 0
+    return INV.TOO_MANY_ACTIONS if state[L.HIST_LEN] > episode_bound(opts) else 0
 
 
 @njit(cache=True, _nrt=False)
 def check_hand_sizes(state, opts):
     """COUNTS: the hand sizes the phase implies (the dealing pattern, the scart, equal hands in the play)."""
-    phase = state[PHASE]
-    d = state[DEALER]
-    if phase == TALK or phase == VOTE:
-        pat = state[PATTERN_SLOT]
-        j = state[PACKET]
+    phase = state[L.PHASE]
+    d = state[L.DEALER]
+    if phase == L.TALK or phase == L.VOTE:
+        pat = state[L.PATTERN_SLOT]
+        j = state[L.PACKET]
         for s in range(4):
             want = DEALER_ENDS_A[pat, j] if s == d else NONDEALER_ENDS_A[pat, j]
             if _hand_size(state, s) != want:
                 return INV.COUNTS
-    elif phase == FORCE or phase == SCART:
+    elif phase == L.FORCE or phase == L.SCART:
         for s in range(4):
-            want = 21 - state[SCART_N] if s == d else 19
+            want = 21 - state[L.SCART_N] if s == d else 19
             if _hand_size(state, s) != want:
                 return INV.COUNTS
-    elif phase == PLAY or phase == BUOB:
+    elif phase == L.PLAY or phase == L.BUOB:
         base = -1
         for s in range(4):
             in_trick = 0
-            for i in range(state[TRICK_N]):
-                if state[TRICK_SEAT + i] == s:
+            for i in range(state[L.TRICK_N]):
+                if state[L.TRICK_SEAT + i] == s:
                     in_trick += 1
             if base < 0:
                 base = _hand_size(state, s) + in_trick
             elif _hand_size(state, s) + in_trick != base:
                 return INV.COUNTS
-        if popcount(state[SCART_TW]) + popcount(state[SCART_SW]) != 2:
+        if popcount(state[L.SCART_TW]) + popcount(state[L.SCART_SW]) != 2:
             return INV.COUNTS
-    elif phase == TERMINAL:
+    elif phase == L.TERMINAL:
         for s in range(4):
             if _hand_size(state, s) != 0:
                 return INV.COUNTS
@@ -1152,30 +1050,30 @@ def check_hand_sizes(state, opts):
 @njit(cache=True, _nrt=False)
 def check_played_cards(state, opts):
     """PLAYED (and NO_SEAT_TO_ACT, FINAL_SHAPE): played-card bookkeeping agrees with the piles, trick and tricks won."""
-    phase = state[PHASE]
-    if phase != PLAY and phase != BUOB and phase != TERMINAL:
+    phase = state[L.PHASE]
+    if phase != L.PLAY and phase != L.BUOB and phase != L.TERMINAL:
         return 0
     btw = ZERO
     bsw = ZERO
     for s in range(4):
-        if (btw & state[PLAYED_BY_TW + s]) != 0 or (bsw & state[PLAYED_BY_SW + s]) != 0:
+        if (btw & state[L.PLAYED_BY_TW + s]) != 0 or (bsw & state[L.PLAYED_BY_SW + s]) != 0:
             return INV.PLAYED
-        btw |= state[PLAYED_BY_TW + s]
-        bsw |= state[PLAYED_BY_SW + s]
-    if btw != state[PLAYED_TW] or bsw != state[PLAYED_SW]:
+        btw |= state[L.PLAYED_BY_TW + s]
+        bsw |= state[L.PLAYED_BY_SW + s]
+    if btw != state[L.PLAYED_TW] or bsw != state[L.PLAYED_SW]:
         return INV.PLAYED
-    xtw = state[PILE_TW] | state[PILE_TW + 1] | state[TRICK_TW]
-    xsw = state[PILE_SW] | state[PILE_SW + 1] | state[TRICK_SW]
-    if phase == TERMINAL:
-        xtw = (xtw & ~state[SCART_TW])
-        xsw = (xsw & ~state[SCART_SW])
-    if xtw != state[PLAYED_TW] or xsw != state[PLAYED_SW]:
+    xtw = state[L.PILE_TW] | state[L.PILE_TW + 1] | state[L.TRICK_TW]
+    xsw = state[L.PILE_SW] | state[L.PILE_SW + 1] | state[L.TRICK_SW]
+    if phase == L.TERMINAL:
+        xtw = (xtw & ~state[L.SCART_TW])
+        xsw = (xsw & ~state[L.SCART_SW])
+    if xtw != state[L.PLAYED_TW] or xsw != state[L.PLAYED_SW]:
         return INV.PLAYED
-    if state[TRICKS_WON] + state[TRICKS_WON + 1] != state[TRICK_NO]:
+    if state[L.TRICKS_WON] + state[L.TRICKS_WON + 1] != state[L.TRICK_NO]:
         return INV.NO_SEAT_TO_ACT
-    if phase != TERMINAL:
+    if phase != L.TERMINAL:
         for t in range(2):
-            if (popcount(state[PILE_TW + t]) + popcount(state[PILE_SW + t])) % 4 != 0:
+            if (popcount(state[L.PILE_TW + t]) + popcount(state[L.PILE_SW + t])) % 4 != 0:
                 return INV.FINAL_SHAPE
     return 0
 
@@ -1183,23 +1081,23 @@ def check_played_cards(state, opts):
 @njit(cache=True, _nrt=False)
 def check_final_accounts(state, opts):
     """SETTLEMENT, POINTS, FINAL_SHAPE at the end: zero-sum results from the piles' 72 points, whole tricks."""
-    if state[PHASE] != TERMINAL:
+    if state[L.PHASE] != L.TERMINAL:
         return 0
-    if state[RESULT] + state[RESULT + 1] + state[RESULT + 2] + state[RESULT + 3] != 0:
+    if state[L.RESULT] + state[L.RESULT + 1] + state[L.RESULT + 2] + state[L.RESULT + 3] != 0:
         return INV.SETTLEMENT
     for p in range(4):
-        if state[RESULT + p] != state[POINTS + p % 2] - 36:
+        if state[L.RESULT + p] != state[L.POINTS + p % 2] - 36:
             return INV.SETTLEMENT
     for t in range(2):
-        if state[POINTS + t] != pile_points(state[PILE_TW + t], state[PILE_SW + t]):
+        if state[L.POINTS + t] != pile_points(state[L.PILE_TW + t], state[L.PILE_SW + t]):
             return INV.POINTS
-    if state[POINTS] + state[POINTS + 1] != 72:
+    if state[L.POINTS] + state[L.POINTS + 1] != 72:
         return INV.POINTS
-    n0 = popcount(state[PILE_TW]) + popcount(state[PILE_SW])
-    n1 = popcount(state[PILE_TW + 1]) + popcount(state[PILE_SW + 1])
+    n0 = popcount(state[L.PILE_TW]) + popcount(state[L.PILE_SW])
+    n1 = popcount(state[L.PILE_TW + 1]) + popcount(state[L.PILE_SW + 1])
     if n0 + n1 != 78 or n0 % 4 not in (0, 2) or n1 % 4 not in (0, 2):
         return INV.FINAL_SHAPE
-    return INV.FINAL_SHAPE if (n0 % 4 == 2) != (state[SCART_TEAM] == 0) else 0
+    return INV.FINAL_SHAPE if (n0 % 4 == 2) != (state[L.SCART_TEAM] == 0) else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -1262,8 +1160,8 @@ def sweep_deal(state, seed, deal_id, opts, scratch):
 @njit(cache=True, _nrt=False)
 def copy_state(dst, src):
     """Copy the live part of row ``src`` (everything up to the end of its history) into ``dst``."""
-    n = HIST + src[HIST_LEN]
-    if n > STATE_LEN:
-        n = STATE_LEN
+    n = L.HIST + src[L.HIST_LEN]
+    if n > L.STATE_LEN:
+        n = L.STATE_LEN
     for i in range(n):
         dst[i] = src[i]

@@ -19,8 +19,8 @@ from tarockrl.errors import BadDealError, IllegalActionError
 from tarockrl.games.api import Batch, Game, State, _check_int
 from tarockrl.games.session import BadSessionError, SessionBase, SessionDeal, check_int
 from tarockrl.games.troccas import kernels as K
+from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import CARD_CODES
-from tarockrl.games.troccas.layout import BAL, DEALER, STATE_LEN
 from tarockrl.games.troccas.text import BALANCE_LIMIT
 
 
@@ -63,11 +63,11 @@ def new_state(
     seed = _check_int("seed", seed, -(2**63), 2**63 - 1)
     deal_id = _check_int("deal_id", deal_id, -(2**63), 2**63 - 1)
     bal_a = _balance_a(balance)
-    row = np.zeros(STATE_LEN, dtype=np.int64)
+    row = np.zeros(L.STATE_LEN, dtype=np.int64)
     if dealer is None:
         K.deal(row, np.int64(seed), np.int64(deal_id), game.encoded_options)
         if bal_a != 0:
-            d = int(row[DEALER])
+            d = int(row[L.DEALER])
             K.deal_inputs(row, np.int64(seed), np.int64(deal_id), np.int64(d), np.int64(bal_a), game.encoded_options)
     else:
         d = _check_int("dealer", dealer, 0, 3)
@@ -85,7 +85,7 @@ def new_batch(game: Game, n: int, seed: int = 0, *, dealers: Any, balances: Any 
         raise ValueError("dealers must be seats 0..3")
     if n and np.abs(b).max() > BALANCE_LIMIT:
         raise ValueError(f"balances must lie in [-{BALANCE_LIMIT}, {BALANCE_LIMIT}]")
-    rows = np.zeros((n, STATE_LEN), dtype=np.int64)
+    rows = np.zeros((n, L.STATE_LEN), dtype=np.int64)
     batch_deal_inputs(rows, np.int64(seed), np.int64(first_deal_id), d, b, game.encoded_options)
     return Batch(game, rows)
 
@@ -217,7 +217,7 @@ class Match(SessionBase):
             raise IllegalActionError("only a finished deal can be recorded")
         if self.is_over():
             raise IllegalActionError("the match is over; start a new one with next_match()")
-        inputs = (int(state.row[DEALER]), int(state.row[BAL]), int(state.row[BAL + 1]))
+        inputs = (int(state.row[L.DEALER]), int(state.row[L.BAL]), int(state.row[L.BAL + 1]))
         if inputs != (self.dealer, *self.episode_balance()):
             raise ValueError("this deal was not dealt for this match's next deal (dealer or balance differ)")
         r = state.returns()

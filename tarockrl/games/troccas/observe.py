@@ -67,58 +67,8 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.layout import Fields
+from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import SPLIT
-from tarockrl.games.troccas.layout import (
-    BAL,
-    BUOB_RESULT,
-    CUR,
-    DEALER,
-    EXPOSED,
-    FOOL_OUTCOME,
-    FOOL_PAID,
-    FORCE,
-    FORCE_SEEN,
-    HAND_SW,
-    HAND_TW,
-    IS_DOUBLE,
-    KNOCKS_TW,
-    LAST_CARD,
-    LAST_N,
-    LAST_SEAT,
-    LAST_WINNER,
-    LEADER,
-    LED,
-    LED_SUITS,
-    N_FORCED,
-    N_THROWN,
-    PACKET,
-    PATTERN,
-    PATTERN_BY,
-    PATTERN_SLOT,
-    PHASE,
-    PILE_SW,
-    PILE_TW,
-    PLAY,
-    PLAYED_BY_SW,
-    PLAYED_BY_TW,
-    POINTS,
-    REDEAL_COUNT,
-    SCART,
-    SCART_JACK,
-    SCART_N,
-    SCART_SW,
-    SCART_TW,
-    SWAP_CARD,
-    SWAP_SEAT,
-    TALK_LOG,
-    TERMINAL,
-    TRICK_CARD,
-    TRICK_N,
-    TRICK_NO,
-    TRICK_SEAT,
-    TRICKS_WON,
-    VOTE_LOG,
-)
 
 _sizes = [
     ("HAND", 78), ("DEALER", 4), ("BALANCE", 2), ("REDEALS", 11), ("REDEAL_KINDS", 2), ("PHASE", 8),
@@ -189,93 +139,93 @@ def _put_cards(out, offset, tw, sw):
 def observe(state, player, opts, out):
     """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
     out[:] = 0.0
-    phase = state[PHASE]
-    terminal = phase == TERMINAL
-    dealer = state[DEALER]
+    phase = state[L.PHASE]
+    terminal = phase == L.TERMINAL
+    dealer = state[L.DEALER]
     me = player % 2
-    _put_cards(out, OBS_HAND, state[HAND_TW + player], state[HAND_SW + player])
+    _put_cards(out, OBS_HAND, state[L.HAND_TW + player], state[L.HAND_SW + player])
     out[OBS_DEALER + (dealer - player) % 4] = 1.0
-    out[OBS_BALANCE] = state[BAL + me] / 36.0
-    out[OBS_BALANCE + 1] = state[BAL + 1 - me] / 36.0
-    out[OBS_REDEALS + state[REDEAL_COUNT]] = 1.0
-    out[OBS_REDEAL_KINDS] = state[N_THROWN] / 10.0
-    out[OBS_REDEAL_KINDS + 1] = state[N_FORCED] / 10.0
+    out[OBS_BALANCE] = state[L.BAL + me] / 36.0
+    out[OBS_BALANCE + 1] = state[L.BAL + 1 - me] / 36.0
+    out[OBS_REDEALS + state[L.REDEAL_COUNT]] = 1.0
+    out[OBS_REDEAL_KINDS] = state[L.N_THROWN] / 10.0
+    out[OBS_REDEAL_KINDS + 1] = state[L.N_FORCED] / 10.0
     # phase and seat to act as this seat may see them (the dealer's FORCE step is private)
-    cur = state[CUR]
+    cur = state[L.CUR]
     shown = phase
-    if phase == FORCE and player != dealer:
-        shown = SCART
+    if phase == L.FORCE and player != dealer:
+        shown = L.SCART
     out[OBS_PHASE + shown] = 1.0
     if cur >= 0:
         out[OBS_TO_MOVE + (cur - player) % 4] = 1.0
-    if phase != PATTERN:
-        out[OBS_PATTERN + state[PATTERN_SLOT]] = 1.0
-        out[OBS_PACKETS + state[PACKET]] = 1.0
-    if state[PATTERN_BY] >= 0:
-        out[OBS_PATTERN_BY + (state[PATTERN_BY] - player) % 4] = 1.0
+    if phase != L.PATTERN:
+        out[OBS_PATTERN + state[L.PATTERN_SLOT]] = 1.0
+        out[OBS_PACKETS + state[L.PACKET]] = 1.0
+    if state[L.PATTERN_BY] >= 0:
+        out[OBS_PATTERN_BY + (state[L.PATTERN_BY] - player) % 4] = 1.0
     for r in range(4):
         seat = (player + r) % 4
-        x = state[EXPOSED + seat]
+        x = state[L.EXPOSED + seat]
         if x >= 0:
             out[OBS_EXPOSED + 78 * r + x] = 1.0
         for pause in range(3):
-            m = state[TALK_LOG + 4 * pause + seat]
+            m = state[L.TALK_LOG + 4 * pause + seat]
             if m >= 0:
                 out[OBS_TALK + 48 * pause + 12 * r + m] = 1.0
-            v = state[VOTE_LOG + 4 * pause + seat]
+            v = state[L.VOTE_LOG + 4 * pause + seat]
             if v >= 0:
                 out[OBS_VOTES + 8 * pause + 2 * r + v] = 1.0
-        _put_cards(out, OBS_PLAYED + 78 * r, state[PLAYED_BY_TW + seat], state[PLAYED_BY_SW + seat])
-        out[OBS_HAND_SIZES + r] = (popcount(state[HAND_TW + seat]) + popcount(state[HAND_SW + seat])) / 21.0
-        kt = state[KNOCKS_TW + seat]
+        _put_cards(out, OBS_PLAYED + 78 * r, state[L.PLAYED_BY_TW + seat], state[L.PLAYED_BY_SW + seat])
+        out[OBS_HAND_SIZES + r] = (popcount(state[L.HAND_TW + seat]) + popcount(state[L.HAND_SW + seat])) / 21.0
+        kt = state[L.KNOCKS_TW + seat]
         while kt != 0:
             out[OBS_KNOCKS + 21 * r + lowest_index(kt)] = 1.0
             kt &= kt - 1
-    if player == dealer and state[FORCE_SEEN] == 2:
+    if player == dealer and state[L.FORCE_SEEN] == 2:
         out[OBS_FORCE_DECLINED] = 1.0
     if player == dealer or terminal:
-        _put_cards(out, OBS_SCART, state[SCART_TW], state[SCART_SW])
-    out[OBS_N_SCART] = state[SCART_N] / 2.0
-    if state[SCART_JACK] >= 0:
-        out[OBS_SCART_JACK + state[SCART_JACK]] = 1.0
+        _put_cards(out, OBS_SCART, state[L.SCART_TW], state[L.SCART_SW])
+    out[OBS_N_SCART] = state[L.SCART_N] / 2.0
+    if state[L.SCART_JACK] >= 0:
+        out[OBS_SCART_JACK + state[L.SCART_JACK]] = 1.0
     # the current trick
-    if phase >= PLAY:
-        leader = state[LEADER]
+    if phase >= L.PLAY:
+        leader = state[L.LEADER]
         if leader >= 0 and not terminal:
             out[OBS_LEADER + (leader - player) % 4] = 1.0
-        for i in range(state[TRICK_N]):
-            rel = (state[TRICK_SEAT + i] - player) % 4
-            out[OBS_TRICK + 78 * rel + state[TRICK_CARD + i]] = 1.0
-        if state[LED] >= 0:
-            out[OBS_LED + state[LED]] = 1.0
-        if state[IS_DOUBLE] != 0:
+        for i in range(state[L.TRICK_N]):
+            rel = (state[L.TRICK_SEAT + i] - player) % 4
+            out[OBS_TRICK + 78 * rel + state[L.TRICK_CARD + i]] = 1.0
+        if state[L.LED] >= 0:
+            out[OBS_LED + state[L.LED]] = 1.0
+        if state[L.IS_DOUBLE] != 0:
             out[OBS_DOUBLE] = 1.0
-            for i in range(5, state[TRICK_N]):
-                out[OBS_SECOND_ROUND + state[TRICK_CARD + i]] = 1.0
+            for i in range(5, state[L.TRICK_N]):
+                out[OBS_SECOND_ROUND + state[L.TRICK_CARD + i]] = 1.0
     for s in range(4):
-        if ((state[LED_SUITS] >> s) & 1) != 0:
+        if ((state[L.LED_SUITS] >> s) & 1) != 0:
             out[OBS_LED_SUITS + s] = 1.0
-        res = state[BUOB_RESULT + s]
+        res = state[L.BUOB_RESULT + s]
         if res >= 0:
             out[OBS_BUOB + 3 * s + res] = 1.0
-        if state[SWAP_SEAT + s] >= 0:
-            out[OBS_SWAPS + 14 * s + (state[SWAP_SEAT + s] - player) % 4] = 1.0
-            out[OBS_SWAPS + 14 * s + 4 + (state[SWAP_CARD + s] - SPLIT) % 14] = 1.0
-    for i in range(state[LAST_N]):
-        rel = (state[LAST_SEAT + i] - player) % 4
-        out[OBS_LAST_TRICK + 78 * rel + state[LAST_CARD + i]] = 1.0
-    if state[LAST_WINNER] >= 0:
-        out[OBS_LAST_WINNER + (state[LAST_WINNER] - player) % 4] = 1.0
+        if state[L.SWAP_SEAT + s] >= 0:
+            out[OBS_SWAPS + 14 * s + (state[L.SWAP_SEAT + s] - player) % 4] = 1.0
+            out[OBS_SWAPS + 14 * s + 4 + (state[L.SWAP_CARD + s] - SPLIT) % 14] = 1.0
+    for i in range(state[L.LAST_N]):
+        rel = (state[L.LAST_SEAT + i] - player) % 4
+        out[OBS_LAST_TRICK + 78 * rel + state[L.LAST_CARD + i]] = 1.0
+    if state[L.LAST_WINNER] >= 0:
+        out[OBS_LAST_WINNER + (state[L.LAST_WINNER] - player) % 4] = 1.0
     for k in range(2):
         t = (me + k) % 2
-        _put_cards(out, OBS_PILES + 78 * k, state[PILE_TW + t], state[PILE_SW + t])
-        out[OBS_TRICKS_WON + k] = state[TRICKS_WON + t] / 19.0
+        _put_cards(out, OBS_PILES + 78 * k, state[L.PILE_TW + t], state[L.PILE_SW + t])
+        out[OBS_TRICKS_WON + k] = state[L.TRICKS_WON + t] / 19.0
         if terminal:
-            out[OBS_POINTS + k] = state[POINTS + t] / 72.0
-            out[OBS_RESULT + k] = (state[POINTS + t] - 36) / 36.0
-    out[OBS_TRICK_NO] = state[TRICK_NO] / 19.0
+            out[OBS_POINTS + k] = state[L.POINTS + t] / 72.0
+            out[OBS_RESULT + k] = (state[L.POINTS + t] - 36) / 36.0
+    out[OBS_TRICK_NO] = state[L.TRICK_NO] / 19.0
     if terminal:
-        if state[FOOL_OUTCOME] > 0:
-            out[OBS_FOOL + state[FOOL_OUTCOME] - 1] = 1.0
-        if state[FOOL_PAID] >= 0:
-            out[OBS_FOOL_PAID + state[FOOL_PAID]] = 1.0
+        if state[L.FOOL_OUTCOME] > 0:
+            out[OBS_FOOL + state[L.FOOL_OUTCOME] - 1] = 1.0
+        if state[L.FOOL_PAID] >= 0:
+            out[OBS_FOOL_PAID + state[L.FOOL_PAID]] = 1.0
