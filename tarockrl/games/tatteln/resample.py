@@ -67,22 +67,8 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.rng import stream_seed
+from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.kernels import apply_unchecked, deck_card, init_from_deck, is_legal
-from tarockrl.games.tatteln.layout import (
-    ANN,
-    ANN_PTS,
-    CUR,
-    DEALER,
-    HIST,
-    HIST_LEN,
-    LEADER,
-    MELD,
-    REVEALED,
-    SCORED,
-    SETS,
-    STOCK_POS,
-    TRUMP,
-)
 from tarockrl.games.tatteln.rules import O_DECK, O_HAND
 from tarockrl.games.worlds import rand_below
 
@@ -92,8 +78,8 @@ MAX_TRIES = 200_000
 """Candidates tried per world before reporting failure (a state whose facts no deal satisfies)."""
 
 # the public record compared after each announcement: ANN, ANN_PTS, MELD x2, SCORED x4, SETS, REVEALED x2
-_REC_SLOTS = np.array([ANN, ANN_PTS, MELD, MELD + 1, SCORED, SCORED + 1, SCORED + 2, SCORED + 3, SETS,
-                       REVEALED, REVEALED + 1], dtype=np.int64)
+_REC_SLOTS = np.array([L.ANN, L.ANN_PTS, L.MELD, L.MELD + 1, L.SCORED, L.SCORED + 1, L.SCORED + 2, L.SCORED + 3, L.SETS,
+                       L.REVEALED, L.REVEALED + 1], dtype=np.int64)
 NREC = 11
 
 
@@ -125,8 +111,8 @@ def _setup(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step):
     h = opts[O_HAND]
     h2 = 2 * h
     sl = n - h2
-    trump = state[TRUMP]
-    dealer = state[DEALER]
+    trump = state[L.TRUMP]
+    dealer = state[L.DEALER]
     fh = 1 - dealer
     opp = 1 - player
     # the true game, replayed, gives the public record of each step (only public facts are read from it)
@@ -139,10 +125,10 @@ def _setup(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step):
     known_at = np.full(n, -1, dtype=np.int64)
     nhd = 0  # hidden draws of the opponent so far
     nrec = 0
-    hl = state[HIST_LEN]
+    hl = state[L.HIST_LEN]
     for i in range(hl):
-        a = state[HIST + i]
-        cur = tr[CUR]
+        a = state[L.HIST + i]
+        cur = tr[L.CUR]
         if cur == opp:
             if a < n:
                 if known_at[a] < 0:
@@ -151,10 +137,10 @@ def _setup(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step):
                 seven = (n // 4) * trump
                 if known_at[seven] < 0:
                     known_at[seven] = nhd
-        rev_before = tr[REVEALED + opp]
-        pos_before = tr[STOCK_POS]
+        rev_before = tr[L.REVEALED + opp]
+        pos_before = tr[L.STOCK_POS]
         apply_unchecked(tr, a, opts)
-        new_rev = tr[REVEALED + opp] & ~rev_before
+        new_rev = tr[L.REVEALED + opp] & ~rev_before
         while new_rev != 0:
             c = lowest_index(new_rev)
             new_rev &= new_rev - 1
@@ -165,14 +151,14 @@ def _setup(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step):
                 rec[nrec, j] = tr[_REC_SLOTS[j]]
             rec_step[nrec] = i
             nrec += 1
-        if tr[STOCK_POS] > pos_before:
-            w = tr[LEADER]
+        if tr[L.STOCK_POS] > pos_before:
+            w = tr[L.LEADER]
             drawer[pos_before] = w
             drawer[pos_before + 1] = 1 - w
             for q in range(pos_before, pos_before + 2):
                 if drawer[q] == opp and _hidden_index(q, sl, trump):
                     nhd += 1
-    pos = tr[STOCK_POS]
+    pos = tr[L.STOCK_POS]
     # the places player knows: his dealt hand (ascending, as a deal notation stores it), his draws, the turn-up
     for i in range(n):
         deck[i] = -1
@@ -271,7 +257,7 @@ def _build(state, player, opts, deck, cards, caps, slots, nd, loc_of, order, m, 
     """Write into ``world`` the game of one placement, replayed; returns True when every action is legal and every
     announcement's public record equals the recorded one."""
     n = opts[O_DECK]
-    dealer = state[DEALER]
+    dealer = state[L.DEALER]
     fh = 1 - dealer
     opp = 1 - player
     for i in range(n):
@@ -297,12 +283,12 @@ def _build(state, player, opts, deck, cards, caps, slots, nd, loc_of, order, m, 
 def _replay_ok(state, opts, wdeck, rec, rec_step, nrec, world):
     """Replay ``state``'s history on the shuffle ``wdeck`` into ``world``; True when every action is legal and
     every announcement's public record equals the recorded one."""
-    init_from_deck(world, wdeck, state[DEALER], opts)
+    init_from_deck(world, wdeck, state[L.DEALER], opts)
     r = 0
     n = opts[O_DECK]
-    hl = state[HIST_LEN]
+    hl = state[L.HIST_LEN]
     for i in range(hl):
-        a = state[HIST + i]
+        a = state[L.HIST + i]
         # a play is legal by construction: the player's cards are his own at every moment, the opponent's card
         # was his before he played it (its bound), and final-phase duties concern hands that every world shares
         if a >= n and not is_legal(world, a, opts):
@@ -435,7 +421,7 @@ def deal_verdict(state, player, opts, wdeck):
     deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
     n = opts[O_DECK]
     h2 = 2 * opts[O_HAND]
-    dealer = state[DEALER]
+    dealer = state[L.DEALER]
     opp = 1 - player
     for i in range(n):
         if deck[i] >= 0 and wdeck[i] != deck[i]:

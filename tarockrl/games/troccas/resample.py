@@ -59,6 +59,7 @@ from numba import njit
 
 from tarockrl.engine.bits import highest_index, lowest_index, popcount
 from tarockrl.engine.rng import stream_seed
+from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import (
     CARD_FOOL,
     FOOL,
@@ -73,52 +74,6 @@ from tarockrl.games.troccas.cards import (
     TW_ALL,
 )
 from tarockrl.games.troccas.kernels import apply_unchecked, init_from_orders, is_legal, orders_seed, unpack_attempt
-from tarockrl.games.troccas.layout import (
-    A_DECLINE,
-    A_FORCE,
-    BAL,
-    BUOB_RESULT,
-    CUR,
-    DEALER,
-    DEALER_ENDS,
-    EXPOSED,
-    FORCE,
-    HAND_SW,
-    HAND_TW,
-    HIST,
-    HIST_CAP,
-    HIST_LEN,
-    KNOCKS_TW,
-    LAST_CARD,
-    LAST_N,
-    LAST_SEAT,
-    LED,
-    MAX_ATTEMPTS,
-    NONDEALER_ENDS,
-    PACKET,
-    PATTERN,
-    PATTERN_SLOT,
-    PERM,
-    PHASE,
-    PLAY,
-    PLAYED_BY_SW,
-    PLAYED_BY_TW,
-    PLAYED_SW,
-    PLAYED_TW,
-    REDEAL_COUNT,
-    SCART,
-    SCART_JACK,
-    SCART_N,
-    SCART_SW,
-    SCART_TW,
-    STATE_LEN,
-    SWAP_CARD,
-    SWAP_SEAT,
-    TALK,
-    TERMINAL,
-    TRICK_TW,
-    VOTE,
-)
 from tarockrl.games.troccas.rules import O_FOOL_FORCE, O_MUST_OVERTRUMP, O_SCART_JACK_VOIDS, O_SCART_TRUMPS
 from tarockrl.games.worlds import draw, plan, rand_below, rand_unit
 
@@ -131,8 +86,8 @@ NUM_LOC = 6  # 0..3 the seats' hands (the observer's has capacity 0), 4 and 5 th
 LOC_A = 4
 LOC_B = 5
 MAX_COMP = 6
-_ND_ENDS = np.array(NONDEALER_ENDS, dtype=np.int64)
-_D_ENDS = np.array(DEALER_ENDS, dtype=np.int64)
+_ND_ENDS = np.array(L.NONDEALER_ENDS, dtype=np.int64)
+_D_ENDS = np.array(L.DEALER_ENDS, dtype=np.int64)
 
 # scart classes (docs/rules/troccas.md §4.7): which cards a scart location may hold, as (trump word, suit word)
 C_ANY, C_O, C_J, C_T, C_NONJ, C_NONT = 0, 1, 2, 3, 4, 5
@@ -151,25 +106,25 @@ def _has(tw, sw, c):
 @njit(cache=True)
 def _deal_phase(state):
     """True while the scart has not been begun (the cards may still be in the deal)."""
-    ph = state[PHASE]
-    return ph == PATTERN or ph == TALK or ph == VOTE or ph == FORCE
+    ph = state[L.PHASE]
+    return ph == L.PATTERN or ph == L.TALK or ph == L.VOTE or ph == L.FORCE
 
 
 @njit(cache=True)
 def _scart_hidden(state, player):
     """The scart is a hidden location of ``player``'s view."""
-    ph = state[PHASE]
-    return (ph != TERMINAL and not _deal_phase(state) and player != state[DEALER] and state[SCART_N] > 0)
+    ph = state[L.PHASE]
+    return (ph != L.TERMINAL and not _deal_phase(state) and player != state[L.DEALER] and state[L.SCART_N] > 0)
 
 
 @njit(cache=True)
 def _true_orders(state, orders):
     """The card orders of the attempts so far (``orders[k]``); returns their number."""
-    r = state[REDEAL_COUNT]
+    r = state[L.REDEAL_COUNT]
     for k in range(r):
         unpack_attempt(state, k, orders[k])
     for i in range(78):
-        orders[r, i] = state[PERM + i]
+        orders[r, i] = state[L.PERM + i]
     return r + 1
 
 
@@ -183,17 +138,17 @@ def _analyze(state, player, opts, ban_tw, ban_sw, forced, row, orders):
     for s in range(4):
         ban_tw[s] = 0
         ban_sw[s] = 0
-    for k in range(MAX_ATTEMPTS):
+    for k in range(L.MAX_ATTEMPTS):
         forced[k] = 0
     n = _true_orders(state, orders)
-    init_from_orders(row, orders, n, state[DEALER], state[BAL], ZERO, opts)
-    h = min(state[HIST_LEN], HIST_CAP)
+    init_from_orders(row, orders, n, state[L.DEALER], state[L.BAL], ZERO, opts)
+    h = min(state[L.HIST_LEN], L.HIST_CAP)
     before = np.zeros(4, dtype=np.int64)
     for i in range(h):
-        a = state[HIST + i]
-        if row[PHASE] == PLAY and a < 78:
-            p = row[CUR]
-            led = row[LED]
+        a = state[L.HIST + i]
+        if row[L.PHASE] == L.PLAY and a < 78:
+            p = row[L.CUR]
+            led = row[L.LED]
             if p != player and led >= 0 and a != CARD_FOOL:
                 sc = SUIT_OF_CARD[a]
                 over = False
@@ -209,22 +164,22 @@ def _analyze(state, player, opts, ban_tw, ban_sw, forced, row, orders):
                     else:
                         over = True
                 if over and opts[O_MUST_OVERTRUMP] != 0:  # §5.3: a trump below the trick's best one
-                    in_trick = row[TRICK_TW] & TRUMPS
+                    in_trick = row[L.TRICK_TW] & TRUMPS
                     if in_trick != 0:
                         top = highest_index(in_trick)
                         if a < top:
                             ban_tw[p] |= TRUMPS & ~((ONE << (top + 1)) - 1)
-        if a == A_FORCE:
-            forced[row[REDEAL_COUNT]] = 1
+        if a == L.A_FORCE:
+            forced[row[L.REDEAL_COUNT]] = 1
         for q in range(4):
-            before[q] = row[BUOB_RESULT + q]
+            before[q] = row[L.BUOB_RESULT + q]
         apply_unchecked(row, a, opts)
         for suit in range(4):
-            if before[suit] < 0 and row[BUOB_RESULT + suit] == 1:
+            if before[suit] < 0 and row[L.BUOB_RESULT + suit] == 1:
                 # §5.7 demand without swap: no seat that put a numeral of the suit into the trick held the jack
-                for j in range(row[LAST_N]):
-                    q = row[LAST_SEAT + j]
-                    c = row[LAST_CARD + j]
+                for j in range(row[L.LAST_N]):
+                    q = row[L.LAST_SEAT + j]
+                    c = row[L.LAST_CARD + j]
                     if q != player and c >= SPLIT and (c - SPLIT) // 14 == suit and (c - SPLIT) % 14 < 10:
                         ban_sw[q] |= ONE << (10 + 14 * suit)
 
@@ -233,27 +188,27 @@ def _analyze(state, player, opts, ban_tw, ban_sw, forced, row, orders):
 def _fixed(state, player, fx_tw, fx_sw):
     """Cards of other seats whose place ``player`` knows without seeing the hand: face-up cards (the dealer's only
     before the scart is begun), knocked trumps and numerals returned by a jack swap, all while unplayed."""
-    d = state[DEALER]
-    ptw = state[PLAYED_TW]
-    psw = state[PLAYED_SW]
+    d = state[L.DEALER]
+    ptw = state[L.PLAYED_TW]
+    psw = state[L.PLAYED_SW]
     scart_open = _scart_hidden(state, player)
     for s in range(4):
         fx_tw[s] = 0
         fx_sw[s] = 0
         if s == player:
             continue
-        e = state[EXPOSED + s]
+        e = state[L.EXPOSED + s]
         # the dealer's face-up card may be in the scart: hidden while the scart is, in it once shown (the end)
-        shown_in_scart = e >= 0 and state[PHASE] == TERMINAL and _has(state[SCART_TW], state[SCART_SW], e)
+        shown_in_scart = e >= 0 and state[L.PHASE] == L.TERMINAL and _has(state[L.SCART_TW], state[L.SCART_SW], e)
         if e >= 0 and not _has(ptw, psw, e) and (s != d or not (scart_open or shown_in_scart)):
             if e < SPLIT:
                 fx_tw[s] |= ONE << e
             else:
                 fx_sw[s] |= ONE << (e - SPLIT)
-        fx_tw[s] |= state[KNOCKS_TW + s] & ~ptw
+        fx_tw[s] |= state[L.KNOCKS_TW + s] & ~ptw
         for suit in range(4):
-            if state[SWAP_SEAT + suit] == s:
-                c = state[SWAP_CARD + suit]
+            if state[L.SWAP_SEAT + suit] == s:
+                c = state[L.SWAP_CARD + suit]
                 if c >= SPLIT and not _has(ptw, psw, c):
                     fx_sw[s] |= ONE << (c - SPLIT)
 
@@ -267,7 +222,7 @@ def _components(state, player, opts, fx_sw, comps):
         comps[0, 1] = -1
         comps[0, 2] = 0
         return 1
-    split_j = opts[O_SCART_JACK_VOIDS] != 0 and state[SCART_JACK] >= 0
+    split_j = opts[O_SCART_JACK_VOIDS] != 0 and state[L.SCART_JACK] >= 0
     split_t = opts[O_SCART_TRUMPS] == 0
     if not split_j and not split_t:
         comps[0, 0] = C_ANY
@@ -289,17 +244,17 @@ def _components(state, player, opts, fx_sw, comps):
         classes[0] = C_NONT
         classes[1] = C_T
         nc = 2
-    d = state[DEALER]
-    dealer_plain = ((state[PLAYED_BY_SW + d] | fx_sw[d]) & ~KINGS) != 0
+    d = state[L.DEALER]
+    dealer_plain = ((state[L.PLAYED_BY_SW + d] | fx_sw[d]) & ~KINGS) != 0
     m = 0
-    ns = state[SCART_N]
+    ns = state[L.SCART_N]
     for i in range(nc):
         for j in range(i, nc if ns == 2 else i + 1):
             x = classes[i]
             y = classes[j] if ns == 2 else x
             has_j = x == C_J or y == C_J
             has_t = x == C_T or y == C_T
-            if split_j and has_j != (state[SCART_JACK] == 1):
+            if split_j and has_j != (state[L.SCART_JACK] == 1):
                 continue
             if split_t and has_t and dealer_plain:
                 continue
@@ -313,19 +268,19 @@ def _components(state, player, opts, fx_sw, comps):
 @njit(cache=True)
 def _setup(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, comp, cards, allow, caps):
     """The placement problem of one component of ``player``'s view; returns the number of hidden cards."""
-    d = state[DEALER]
+    d = state[L.DEALER]
     for j in range(NUM_LOC):
         caps[j] = 0
-    ktw = state[HAND_TW + player] | state[PLAYED_TW]
-    ksw = state[HAND_SW + player] | state[PLAYED_SW]
-    if player == d or state[PHASE] == TERMINAL:
-        ktw |= state[SCART_TW]
-        ksw |= state[SCART_SW]
+    ktw = state[L.HAND_TW + player] | state[L.PLAYED_TW]
+    ksw = state[L.HAND_SW + player] | state[L.PLAYED_SW]
+    if player == d or state[L.PHASE] == L.TERMINAL:
+        ktw |= state[L.SCART_TW]
+        ksw |= state[L.SCART_SW]
     for s in range(4):
         ktw |= fx_tw[s]
         ksw |= fx_sw[s]
         if s != player:
-            caps[s] = popcount(state[HAND_TW + s]) + popcount(state[HAND_SW + s]) - popcount(fx_tw[s]) \
+            caps[s] = popcount(state[L.HAND_TW + s]) + popcount(state[L.HAND_SW + s]) - popcount(fx_tw[s]) \
                 - popcount(fx_sw[s])
     deal_phase = _deal_phase(state)
     x = comp[0]
@@ -333,17 +288,17 @@ def _setup(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, comp, cards, allow
     if deal_phase:
         dealt = 0
         for s in range(4):
-            dealt += popcount(state[HAND_TW + s]) + popcount(state[HAND_SW + s])
+            dealt += popcount(state[L.HAND_TW + s]) + popcount(state[L.HAND_SW + s])
         caps[LOC_A] = 78 - dealt
     elif x >= 0:
         if y >= 0:
             caps[LOC_A] = 1
             caps[LOC_B] = 1
         else:
-            caps[LOC_A] = state[SCART_N]
+            caps[LOC_A] = state[L.SCART_N]
     dexp = np.int64(-1)
-    if x >= 0 and state[EXPOSED + d] >= 0:
-        dexp = state[EXPOSED + d]
+    if x >= 0 and state[L.EXPOSED + d] >= 0:
+        dexp = state[L.EXPOSED + d]
     htw = TW_ALL & ~ktw
     hsw = SW_ALL & ~ksw
     ncard = 0
@@ -389,8 +344,8 @@ def _build(state, player, opts, cards, loc_of, ncard, forced, world, rs, orders,
 
     ``orders`` is a scratch ``[MAX_ATTEMPTS, 78]`` array, ``tmp`` an int64 scratch of at least 160 entries.
     """
-    d = state[DEALER]
-    r = state[REDEAL_COUNT]
+    d = state[L.DEALER]
+    r = state[L.REDEAL_COUNT]
     deal_phase = _deal_phase(state)
     fx_tw = tmp[0:4]
     fx_sw = tmp[4:8]
@@ -401,16 +356,16 @@ def _build(state, player, opts, cards, loc_of, ncard, forced, world, rs, orders,
     _fixed(state, player, fx_tw, fx_sw)
     for s in range(4):
         if s == player:
-            htw[s] = state[HAND_TW + s]
-            hsw[s] = state[HAND_SW + s]
+            htw[s] = state[L.HAND_TW + s]
+            hsw[s] = state[L.HAND_SW + s]
         else:
             htw[s] = fx_tw[s]
             hsw[s] = fx_sw[s]
     stw = np.int64(0)
     ssw = np.int64(0)
-    if player == d or state[PHASE] == TERMINAL:
-        stw = state[SCART_TW]
-        ssw = state[SCART_SW]
+    if player == d or state[L.PHASE] == L.TERMINAL:
+        stw = state[L.SCART_TW]
+        ssw = state[L.SCART_SW]
     npool = 0
     for k in range(ncard):
         c = cards[k]
@@ -428,20 +383,20 @@ def _build(state, player, opts, cards, loc_of, ncard, forced, world, rs, orders,
         else:
             ssw |= ONE << (c - SPLIT)
     # the current attempt: each seat's dealt cards in a uniform order (the face-up card last), then the rest
-    pat = state[PATTERN_SLOT]
+    pat = state[L.PATTERN_SLOT]
     cur = orders[r]
     for c4 in range(4):
         seat = (d + 1 + c4) % 4
         size = 21 if c4 == 3 else 19
         e = 0
-        if state[PHASE] != PATTERN:
-            e = _D_ENDS[pat, state[PACKET]] if c4 == 3 else _ND_ENDS[pat, state[PACKET]]
-        dtw = htw[seat] | state[PLAYED_BY_TW + seat]
-        dsw = hsw[seat] | state[PLAYED_BY_SW + seat]
+        if state[L.PHASE] != L.PATTERN:
+            e = _D_ENDS[pat, state[L.PACKET]] if c4 == 3 else _ND_ENDS[pat, state[L.PACKET]]
+        dtw = htw[seat] | state[L.PLAYED_BY_TW + seat]
+        dsw = hsw[seat] | state[L.PLAYED_BY_SW + seat]
         if seat == d:
             dtw |= stw
             dsw |= ssw
-        x = state[EXPOSED + seat]
+        x = state[L.EXPOSED + seat]
         m = 0
         for c in range(78):
             if c != x and _has(dtw, dsw, c):
@@ -494,8 +449,8 @@ def _build(state, player, opts, cards, loc_of, ncard, forced, world, rs, orders,
             for i in range(78):
                 o[i] = i
             _shuffle(rs, o, 78)
-    rng = orders_seed(orders, r + 1, d, state[BAL])
-    init_from_orders(world, orders, r + 1, d, state[BAL], rng, opts)
+    rng = orders_seed(orders, r + 1, d, state[L.BAL])
+    init_from_orders(world, orders, r + 1, d, state[L.BAL], rng, opts)
     # the scart in a legal order: plain cards first, then trumps (the §4.7 fallback)
     ns = 0
     sw_rest = ssw
@@ -510,17 +465,17 @@ def _build(state, player, opts, cards, loc_of, ncard, forced, world, rs, orders,
         ns += 1
     rewrite = player != d
     si = 0
-    h = min(state[HIST_LEN], HIST_CAP)
+    h = min(state[L.HIST_LEN], L.HIST_CAP)
     for i in range(h):
-        a = state[HIST + i]
+        a = state[L.HIST + i]
         if rewrite:
-            if a == A_DECLINE:
+            if a == L.A_DECLINE:
                 continue  # the dealer's private decline is re-derived from the world's cards
-            if world[PHASE] == FORCE and a != A_FORCE:
-                if not is_legal(world, A_DECLINE, opts):
+            if world[L.PHASE] == L.FORCE and a != L.A_FORCE:
+                if not is_legal(world, L.A_DECLINE, opts):
                     return False
-                apply_unchecked(world, A_DECLINE, opts)
-            if world[PHASE] == SCART and a < 78:
+                apply_unchecked(world, L.A_DECLINE, opts)
+            if world[L.PHASE] == L.SCART and a < 78:
                 if si >= ns:
                     return False
                 a = lst[si]
@@ -559,14 +514,14 @@ def _sample_many(state, player, opts, out, base, single_rng):
     ban_sw = np.zeros(4, dtype=np.int64)
     fx_tw = np.zeros(4, dtype=np.int64)
     fx_sw = np.zeros(4, dtype=np.int64)
-    forced = np.zeros(MAX_ATTEMPTS, dtype=np.int64)
+    forced = np.zeros(L.MAX_ATTEMPTS, dtype=np.int64)
     comps = np.zeros((MAX_COMP, 3), dtype=np.int64)
     weights = np.zeros(MAX_COMP, dtype=np.float64)
     cards = np.zeros(80, dtype=np.int64)
     allow = np.zeros(80, dtype=np.int64)
     caps = np.zeros(NUM_LOC, dtype=np.int64)
-    row = np.zeros(STATE_LEN, dtype=np.int64)
-    orders = np.zeros((MAX_ATTEMPTS, 78), dtype=np.int64)
+    row = np.zeros(L.STATE_LEN, dtype=np.int64)
+    orders = np.zeros((L.MAX_ATTEMPTS, 78), dtype=np.int64)
     ncomp, total = _prepare(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards, allow,
                             caps, row, orders)
     if not total > 0.0:
@@ -615,14 +570,14 @@ def count_worlds(state, player, opts):
     ban_sw = np.zeros(4, dtype=np.int64)
     fx_tw = np.zeros(4, dtype=np.int64)
     fx_sw = np.zeros(4, dtype=np.int64)
-    forced = np.zeros(MAX_ATTEMPTS, dtype=np.int64)
+    forced = np.zeros(L.MAX_ATTEMPTS, dtype=np.int64)
     comps = np.zeros((MAX_COMP, 3), dtype=np.int64)
     weights = np.zeros(MAX_COMP, dtype=np.float64)
     cards = np.zeros(80, dtype=np.int64)
     allow = np.zeros(80, dtype=np.int64)
     caps = np.zeros(NUM_LOC, dtype=np.int64)
-    row = np.zeros(STATE_LEN, dtype=np.int64)
-    orders = np.zeros((MAX_ATTEMPTS, 78), dtype=np.int64)
+    row = np.zeros(L.STATE_LEN, dtype=np.int64)
+    orders = np.zeros((L.MAX_ATTEMPTS, 78), dtype=np.int64)
     _ncomp, total = _prepare(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards,
                              allow, caps, row, orders)
     return total
@@ -635,7 +590,7 @@ def resample_hidden(state, player, opts, rng, scratch):
     ``ok`` is False (state unchanged) only when no world exists (an inconsistent state). ``scratch`` is unused
     (kept for the common kernel signature).
     """
-    out = np.zeros((1, STATE_LEN), dtype=np.int64)
+    out = np.zeros((1, L.STATE_LEN), dtype=np.int64)
     fails, rng = _sample_many(state, player, opts, out, np.int64(0), rng)
     if fails:
         return rng, False
