@@ -114,9 +114,10 @@ class RolloutPolicy:
     def run(self, rows: np.ndarray, seed: int, repeats: int = 1) -> np.ndarray:
         """Play every row of ``rows`` (int64[n, state_len]) to the end ``repeats`` times.
 
-        Returns the settlements ``float64[n, repeats, num_players]``. ``rows`` is changed in place (the Python
-        part of a rollout is played once per row and shared by its repeats, as a deterministic agent would
-        repeat it).
+        Returns the settlements ``float64[n, repeats, num_players]``. ``rows`` is changed: with ``repeats=1`` it
+        holds the finished deals afterwards; with more, the Python part of a rollout (``heuristic``: the
+        decisions before the card play) is played once per row in place and shared by its repeats, as a
+        deterministic agent would repeat it, and the numba part runs on copies.
         """
         game = self.game
         n = rows.shape[0]
