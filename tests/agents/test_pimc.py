@@ -198,3 +198,18 @@ def test_step_at_the_end_is_an_error():
         state.apply_action(agent.step(state))
     with pytest.raises(TarockError):
         make_agent(SMALL, game).step(state)
+
+
+def test_time_budget_stops_after_the_first_chunk_of_worlds():
+    game = tarockrl.make_game("dreierles")
+    state = game.new_initial_state(seed=2)
+    agent = make_agent("pimc:worlds=64,rollouts=1,time=0.000001", game, seed=0)
+    assert agent.step(state) in state.legal_actions()
+    assert agent.last.worlds == 8  # one chunk of 8 worlds, then the budget is spent
+
+
+def test_registered_with_a_description():
+    from tarockrl.agents import agent_help, known_agents
+
+    assert "pimc" in known_agents() and "PIMC" in known_agents()["pimc"]
+    assert "worlds=32" in agent_help("pimc")
