@@ -315,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_record_args(p)
     p.set_defaults(func=cmd_show)
     add_eval_parser(sub)
+    from tarockrl.analyze import add_analyze_parser
+
+    add_analyze_parser(sub)
 
     p = sub.add_parser("bench", help="engine benchmark (deals/s, API steps/s, start-up)")
     p.add_argument("--game", action="append", type=game_arg)

@@ -30,6 +30,7 @@ _FACTORIES: dict[str, str] = {
     "rules": "tarockrl.agents.rules:make_rules_agent",
     "ckpt": "tarockrl.agents.neural:make_checkpoint_agent",
     "pretrained": "tarockrl.agents.neural:make_pretrained_agent",
+    "pimc": "tarockrl.agents.pimc:make_pimc_agent",
     "openspiel": "tarockrl.openspiel.bots:make_openspiel_agent",
 }
 _DESCRIPTIONS: dict[str, str] = {
@@ -37,6 +38,7 @@ _DESCRIPTIONS: dict[str, str] = {
     "rules": "the rule-based player of the game",
     "ckpt": "a checkpoint of tarockrl train (ckpt:PATH)",
     "pretrained": "the trained agent shipped for the game",
+    "pimc": "PIMC search over sampled worlds (pimc:worlds=32,rollouts=2,rollout=heuristic,solve_tricks=5)",
     "openspiel": "OpenSpiel's ISMCTS or MCTS bot (openspiel:ismcts,simulations=N; extra openspiel)",
 }
 

@@ -1,0 +1,260 @@
+"""PIMC: perfect-information Monte Carlo search over sampled hidden hands.
+
+``make_agent("pimc:worlds=32,rollouts=2,rollout=heuristic,solve_tricks=5", game, seed=s)`` builds a
+:class:`PIMCAgent`. At every decision with more than one legal action it
+
+1. draws ``worlds`` deals consistent with what the seat to move knows, in one call of the game's batched sampler
+   (``game.sample_worlds(state, player, worlds, seed)``); the seed is derived from the agent's seed and the
+   seat's observation (plus its legal actions), so the agent never looks at the hidden cards: the same seat
+   view gives the same worlds, whatever the hidden cards really are;
+2. values every legal action in every world: in the card play with at most ``solve_tricks`` tricks left by the
+   open-hand solver (:func:`tarockrl.solvers.solve`, the exact value for the mover's side, with ``max_nodes``
+   per world as a safety net; if any world exceeds it, the whole decision falls back to rollouts so that every
+   world is valued on one scale), otherwise by ``rollouts`` playouts per world and action of the rollout policy
+   (:mod:`tarockrl.agents.pimc_rollouts`: ``heuristic`` by default, ``random``, or any agent spec), batched
+   through the engine;
+3. plays the action with the best mean over the worlds (ties: the lowest action id).
+
+Every decision of every game goes through this: bids, talon choices, discards, announcements, knocks, table
+talk, melds, card play. ``time`` (seconds, 0 = off) caps a decision: worlds are valued in chunks of 8 and the
+search stops after the chunk that crosses the budget (the result then depends on the machine's speed). A game
+without a batched sampler raises :class:`PIMCUnavailableError` naming the missing sampler.
+
+``agent.last`` holds the last decision's per-action statistics (mean, standard error, worlds, method), the
+basis of :mod:`tarockrl.analyze`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time as _time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tarockrl.errors import BadAgentSpecError, TarockError
+
+__all__ = ["PIMCAgent", "PIMCUnavailableError", "Decision", "make_pimc_agent", "tricks_left", "has_sampler"]
+
+_CHUNK = 8
+_TOTAL_TRICKS = {"dreierles": 16, "dreiertarock": 16, "troccas": 19}
+
+
+class PIMCUnavailableError(TarockError):
+    """The game has no batched hidden-card sampler (``game.sample_worlds``), which PIMC needs."""
+
+
+def has_sampler(game: Any) -> bool:
+    """True when ``game`` has the batched world sampler PIMC draws from."""
+    return game.definition.sample_worlds is not None
+
+
+def tricks_left(state: Any) -> int:
+    """Tricks still to be completed in ``state``'s card play (the current one included).
+
+    Tatteln counts the tricks of the stock phase too (its solver takes the whole deal).
+    """
+    name, row = state.game.name, state._row
+    if name == "tatteln":
+        from tarockrl.games.tatteln import layout as L
+
+        total = int(state.game.options.get("deck_size", 32)) // 2
+        return total - int(row[L.TRICKS])
+    if name not in _TOTAL_TRICKS:
+        raise TarockError(f"tricks_left: unknown game {name!r}")
+    import importlib
+
+    layout = importlib.import_module(f"tarockrl.games.{name}.layout")
+    return _TOTAL_TRICKS[name] - int(row[layout.TRICK_NO])
+
+
+@dataclass
+class Decision:
+    """Statistics of one PIMC decision: per legal action its mean value, standard error and worlds."""
+
+    player: int
+    actions: list[int]
+    means: np.ndarray
+    ses: np.ndarray
+    counts: np.ndarray
+    method: str  # "solver" or "rollouts:<policy>" or "forced"
+    action: int
+    worlds: int
+    seconds: float
+    extra: dict = field(default_factory=dict)
+
+
+class PIMCAgent:
+    """The PIMC player (see the module docstring).
+
+    Args:
+        game: the :class:`tarockrl.Game`.
+        seed: the agent's seed (``None``: 0); every decision is a pure function of it and the seat's view.
+        worlds: worlds sampled per decision.
+        rollouts: playouts per world and action.
+        rollout: ``"heuristic"``, ``"random"`` or an agent spec (stepped from Python, slow).
+        solve_tricks: solve exactly with at most this many tricks left (0: never).
+        max_nodes: solver node budget per world before the decision falls back to rollouts.
+        time: seconds per decision (0: no limit; see the module docstring).
+        eps: the heuristic rollout's probability of a random card.
+    """
+
+    def __init__(self, game: Any, seed: int | None = None, worlds: int = 32, rollouts: int = 2,
+                 rollout: str = "heuristic", solve_tricks: int = 5, max_nodes: int = 30_000, time: float = 0.0,
+                 eps: float = 0.1) -> None:
+        """Check the parameters and bind the kernels."""
+        from tarockrl.agents.pimc_rollouts import RolloutPolicy
+
+        for name, value, lo, hi in (("worlds", worlds, 1, 100_000), ("rollouts", rollouts, 1, 10_000),
+                                    ("solve_tricks", solve_tricks, 0, 40), ("max_nodes", max_nodes, 1, 10**12)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+                raise BadAgentSpecError(f"pimc: {name} must be an integer in {lo}..{hi}, got {value!r}")
+        if not (isinstance(time, (int, float)) and 0.0 <= float(time) < 1e6):
+            raise BadAgentSpecError(f"pimc: time must be a non-negative number of seconds, got {time!r}")
+        if not (isinstance(eps, (int, float)) and 0.0 <= float(eps) <= 1.0):
+            raise BadAgentSpecError(f"pimc: eps must be in [0, 1], got {eps!r}")
+        if isinstance(game, str):
+            from tarockrl.games import make_game
+
+            game = make_game(game)
+        if not has_sampler(game):
+            raise PIMCUnavailableError(
+                f"pimc needs a batched hidden-card sampler for {game.name}: "
+                f"tarockrl/games/{game.name}/resample.py (game.sample_worlds) does not exist yet")
+        self.game = game
+        self.seed = 0 if seed is None else int(seed)
+        self.worlds = int(worlds)
+        self.rollouts = int(rollouts)
+        self.solve_tricks = int(solve_tricks)
+        self.max_nodes = int(max_nodes)
+        self.time = float(time)
+        self.eps = float(eps)
+        self.policy = RolloutPolicy(game, rollout, eps=self.eps)
+        self.rollout = self.policy.spec
+        self.last: Decision | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Reseed (environments call this at every episode start)."""
+        if seed is not None:
+            self.seed = int(seed)
+
+    # -- seeds ------------------------------------------------------------------------------------------------
+    def decision_seed(self, state: Any, player: int, salt: int = 0) -> int:
+        """The seed of a decision: a hash of the agent's seed, ``player``, its observation and legal mask."""
+        h = hashlib.blake2b(digest_size=8)
+        h.update(np.array([self.seed & 0xFFFFFFFFFFFFFFFF, player, salt], dtype=np.uint64).tobytes())
+        h.update(state.observation(player).tobytes())
+        h.update(state.legal_action_mask().tobytes())
+        return int.from_bytes(h.digest(), "little") & 0x7FFFFFFFFFFFFFFF
+
+    # -- the decision -----------------------------------------------------------------------------------------
+    def step(self, state: Any) -> int:
+        """The action for ``state.current_player()`` (see the module docstring)."""
+        return self.evaluate(state).action
+
+    def evaluate(self, state: Any, force: bool = False) -> Decision:
+        """Value every legal action of the seat to move; ``force`` also searches a forced (single) action."""
+        t0 = _time.perf_counter()
+        if state.game != self.game:
+            raise TarockError(f"this PIMC agent plays {self.game!r}, the state is of {state.game!r}")
+        player = state.current_player()
+        if player < 0:
+            raise TarockError("pimc: the deal is over, there is no seat to act")
+        legal = state.legal_actions()
+        if len(legal) == 1 and not force:
+            d = Decision(player, legal, np.zeros(1), np.zeros(1), np.zeros(1, dtype=np.int64), "forced", legal[0],
+                         0, 0.0)
+            self.last = d
+            return d
+        seed = self.decision_seed(state, player)
+        batch = self.game.sample_worlds(state, player, self.worlds, seed=seed)
+        rows = batch.rows
+        method = f"rollouts:{self.rollout}"
+        values = None
+        if self.solve_tricks > 0 and self._solvable(state):
+            values = self._solve_worlds(rows, legal, t0)
+            if values is not None:
+                method = "solver"
+        if values is None:
+            values = self._rollout_worlds(rows, legal, seed, t0)
+        valid = ~np.isnan(values)
+        counts = valid.sum(axis=0)
+        sums = np.where(valid, values, 0.0).sum(axis=0)
+        means = np.where(counts > 0, sums / np.maximum(counts, 1), -np.inf)
+        sq = np.where(valid, (values - np.where(counts > 0, means, 0.0)) ** 2, 0.0).sum(axis=0)
+        ses = np.sqrt(sq / np.maximum(counts - 1, 1) / np.maximum(counts, 1))
+        best = int(np.argmax(means))  # the first maximum: the lowest action id
+        d = Decision(player, list(legal), means, ses, counts, method, int(legal[best]),
+                     int(valid.any(axis=1).sum()), _time.perf_counter() - t0)
+        self.last = d
+        return d
+
+    def _solvable(self, state: Any) -> bool:
+        from tarockrl.solvers import solver_for
+
+        try:
+            kernels = solver_for(self.game.name).kernels
+        except TarockError:
+            return False
+        return bool(kernels.in_play(state._row)) and tricks_left(state) <= self.solve_tricks
+
+    def _solve_worlds(self, rows: np.ndarray, legal: list[int], t0: float) -> np.ndarray | None:
+        """``values[world, action]`` by the solver, or ``None`` when a world exceeds ``max_nodes``."""
+        from tarockrl.games.api import State
+        from tarockrl.solvers import SearchLimitError, solver_for
+
+        solver = solver_for(self.game.name)
+        values = np.full((rows.shape[0], len(legal)), np.nan)
+        index = {a: j for j, a in enumerate(legal)}
+        for i in range(rows.shape[0]):
+            if self.time > 0 and i > 0 and i % _CHUNK == 0 and _time.perf_counter() - t0 > self.time:
+                break
+            try:
+                res = solver.solve(State(self.game, rows[i].copy()), max_nodes=self.max_nodes)
+            except SearchLimitError:
+                return None
+            for a, v in res.action_values.items():
+                j = index.get(a)
+                if j is not None:
+                    values[i, j] = v
+        return values
+
+    def _rollout_worlds(self, rows: np.ndarray, legal: list[int], seed: int, t0: float) -> np.ndarray:
+        """``values[world, action]``: mean settlement of the mover over ``rollouts`` playouts (NaN: illegal)."""
+        n, k = rows.shape[0], len(legal)
+        player = None
+        values = np.full((n, k), np.nan)
+        opts = self.game.encoded_options
+        acts = np.asarray(legal, dtype=np.int64)
+        chunk = _CHUNK if self.time > 0 else n
+        for lo in range(0, n, chunk):
+            if self.time > 0 and lo > 0 and _time.perf_counter() - t0 > self.time:
+                break
+            hi = min(n, lo + chunk)
+            block = np.repeat(rows[lo:hi], k, axis=0)  # world-major: (world, action)
+            if player is None:
+                player = int(rows[lo, self.game.definition.slot_cur])
+            actions = np.tile(acts, hi - lo)
+            status = np.zeros(block.shape[0], dtype=np.int64)
+            self.policy.kernels.step_rows(block, actions, opts, status)
+            out = self.policy.run(block, seed=(seed * 31 + lo) & 0x7FFFFFFFFFFFFFFF, repeats=self.rollouts)
+            v = out[:, :, player].mean(axis=1).reshape(hi - lo, k)
+            v[(status != 0).reshape(hi - lo, k)] = np.nan
+            values[lo:hi] = v
+        return values
+
+    def __repr__(self) -> str:
+        return (f"PIMCAgent(worlds={self.worlds}, rollouts={self.rollouts}, rollout={self.rollout!r}, "
+                f"solve_tricks={self.solve_tricks}, seed={self.seed})")
+
+
+def make_pimc_agent(game: Any, seed: int | None = None, worlds: int = 32, rollouts: int = 2,
+                    rollout: str = "heuristic", solve_tricks: int = 5, max_nodes: int = 30_000, time: float = 0.0,
+                    eps: float = 0.1) -> PIMCAgent:
+    """Factory for ``make_agent("pimc:worlds=..,rollouts=..,rollout=..,solve_tricks=..,max_nodes=..,time=..,eps=..")``.
+
+    See :class:`PIMCAgent`. A game without a batched sampler raises :class:`PIMCUnavailableError`.
+    """
+    return PIMCAgent(game, seed=seed, worlds=worlds, rollouts=rollouts, rollout=rollout, solve_tricks=solve_tricks,
+                     max_nodes=max_nodes, time=time, eps=eps)
