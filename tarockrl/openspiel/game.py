@@ -21,6 +21,9 @@ The game, as OpenSpiel sees it
   repeated unchanged counted once (tarockrl's observation shows only what the seat may know, so a step that
   leaves it unchanged, such as the declarer's hidden NO_ANNOUNCE in Dreierles, is a step the player cannot
   see): two histories get the same string exactly when the player saw the same sequence of observations.
+  In a game that redeals inside one state (Troccas' thrown-in deals), the sequence starts again at each new
+  deal attempt: what a seat saw of a cancelled attempt says nothing about the cards of the current one (the
+  observation keeps the number and kinds of redeals), and the samplers redraw cancelled attempts afresh.
 * **Information state tensor** and **observation tensor**: tarockrl's observation vector of the player
   (``State.observation``, layout in the game's ``observe`` module). It records what matters of the past (cards
   played and won per seat, bids, knocks, announcements) but is *not* strictly perfect recall (for example, the
@@ -40,6 +43,7 @@ decision to be a node of the tree.
 from __future__ import annotations
 
 import hashlib
+import importlib
 from typing import Any
 
 import numpy as np
@@ -165,6 +169,8 @@ class TarockSpielGame(pyspiel.Game):
         self.tarock_game = tarockrl.make_game(name, **params)
         self.seed = seed
         self.num_deals = num_deals
+        # the slot counting deal attempts of a game that redeals inside one state (Troccas), else None
+        self.attempt_slot = getattr(importlib.import_module(f"tarockrl.games.{name}.layout"), "REDEAL_COUNT", None)
         tg = self.tarock_game
         bound = UTILITY_BOUND.get(name, 1e9)
         info = pyspiel.GameInfo(
@@ -195,7 +201,7 @@ class _Deal:
     """The per-state data of :class:`TarockSpielState`; pyspiel clones a Python state by deep-copying its
     attributes, so this object's ``__deepcopy__`` is the state's clone (cheap: the game objects are shared)."""
 
-    __slots__ = ("game", "tstate", "digests", "counts", "last", "pending")
+    __slots__ = ("game", "tstate", "digests", "counts", "last", "pending", "attempt")
 
     def __init__(self, game: TarockSpielGame) -> None:
         self.game = game
@@ -205,6 +211,7 @@ class _Deal:
         self.counts = [0] * n  # distinct consecutive observations hashed per player
         self.last = [b""] * n  # the last observation hashed per player (bytes)
         self.pending: list[np.ndarray] = []  # rows not yet hashed (hashing is lazy: rollouts never ask)
+        self.attempt = 0  # the deal attempt the digests are of (games that redeal inside a state)
 
     def __deepcopy__(self, memo: dict) -> _Deal:
         other = _Deal.__new__(_Deal)
@@ -214,6 +221,7 @@ class _Deal:
         other.counts = list(self.counts)
         other.last = list(self.last)
         other.pending = list(self.pending)  # rows are never written after they are stored
+        other.attempt = self.attempt
         return other
 
     def sync(self) -> None:
@@ -223,7 +231,12 @@ class _Deal:
         tg = self.game.tarock_game
         d, opts = tg.definition, tg.encoded_options
         out = np.zeros(tg.observation_size, dtype=np.float32)
+        slot = self.game.attempt_slot
         for row in self.pending:
+            if slot is not None and int(row[slot]) != self.attempt:  # a redeal: the new attempt starts afresh
+                self.attempt = int(row[slot])
+                n = tg.num_players
+                self.digests, self.counts, self.last = [b"a%d" % self.attempt] * n, [0] * n, [b""] * n
             for p in range(tg.num_players):
                 d.observe(row, np.int64(p), opts, out)
                 raw = out.tobytes()

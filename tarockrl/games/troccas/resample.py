@@ -404,9 +404,29 @@ def _build(state, player, opts, cards, loc_of, ncard, forced, world, rs, orders,
                 m += 1
         if m + (1 if x >= 0 else 0) != e:
             return False
-        _shuffle(rs, lst, m)
-        for i in range(m):
-            cur[19 * c4 + i] = lst[i]
+        if seat == player:
+            # the player saw his cards arrive packet by packet: keep every packet's cards (in a canonical order
+            # inside the packet, which he cannot see), so that his past observations are those he had
+            lo = 0
+            for j in range(state[L.PACKET] + 1):
+                hi = min(_D_ENDS[pat, j] if c4 == 3 else _ND_ENDS[pat, j], e)
+                n = 0
+                for i in range(lo, hi):
+                    c = state[L.PERM + 19 * c4 + i]
+                    if not (x >= 0 and i == e - 1):
+                        lst[n] = c
+                        n += 1
+                lst[:n].sort()
+                n = 0
+                for i in range(lo, hi):
+                    if not (x >= 0 and i == e - 1):
+                        cur[19 * c4 + i] = lst[n]
+                        n += 1
+                lo = hi
+        else:
+            _shuffle(rs, lst, m)
+            for i in range(m):
+                cur[19 * c4 + i] = lst[i]
         if x >= 0:
             cur[19 * c4 + e - 1] = x
         for i in range(e, size):
