@@ -81,8 +81,12 @@ def test_worlds_replay_and_keep_the_view_many(options):
     game = tarockrl.make_game("troccas", **options)
     phases = Counter()
     _sweep(game, range(100, 700), phases)
-    assert {"pattern", "talk", "vote", "scart", "play", "terminal"} <= set(phases)
-    assert phases["redeals"] > 10
+    expected = {"pattern", "scart", "play", "terminal"}
+    if options.get("talk_enabled", True):  # without table talk there are no talk or vote phases
+        expected |= {"talk", "vote"}
+    assert expected <= set(phases)
+    if options.get("max_redeals", 1) > 0:
+        assert phases["redeals"] > 10
 
 
 def test_batched_worlds_are_worlds_and_reproducible():
