@@ -60,6 +60,22 @@ def rand_unit(rs):
 
 
 @njit(cache=True)
+def weighted_index(rs, weights, n, total):
+    """Advance the generator in ``rs[0]``; return ``i`` with probability ``weights[i] / total`` (``total`` the sum of
+    ``weights[:n]``, every weight >= 0): a world's group in samplers that mix several placement problems."""
+    target = rand_unit(rs) * total
+    acc = 0.0
+    pick = 0
+    for i in range(n):
+        if weights[i] > 0.0:
+            pick = i
+            acc += weights[i]
+            if acc > target:
+                break
+    return pick
+
+
+@njit(cache=True)
 def _first(allow_mask, rem, L, n):
     """Reset ``n`` to the first distribution of the odometer (all zeros); returns nothing."""
     for j in range(L):

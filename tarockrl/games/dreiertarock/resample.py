@@ -62,7 +62,7 @@ from tarockrl.games.dreiertarock.cards import (
 )
 from tarockrl.games.dreiertarock.kernels import MOND_SKS, apply_unchecked, init_from_deal, is_legal
 from tarockrl.games.dreiertarock.rules import O_AUTO_FORCED, O_DISCARD_FREE, O_KAISERSTICH, O_REDEAL_NO_TAROCK
-from tarockrl.games.worlds import draw, plan, rand_below, rand_unit
+from tarockrl.games.worlds import draw, plan, rand_below, weighted_index
 
 ONE = np.int64(1)
 SCRATCH_LEN = 1
@@ -364,14 +364,7 @@ def _sample_many(state, player, opts, out, base, single_rng):
         rs[0] = stream_seed(base, w) if base != 0 else single_rng
         comp = 0
         if nseat > 0:
-            target = rand_unit(rs) * total
-            acc = 0.0
-            for i in range(ncomp):
-                if weights[i] > 0.0:
-                    comp = i
-                    acc += weights[i]
-                    if acc > target:
-                        break
+            comp = weighted_index(rs, weights, ncomp, total)
             if comp != current:
                 xs[0] = comp_x[comp, 0]
                 xs[1] = comp_x[comp, 1]

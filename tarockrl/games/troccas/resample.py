@@ -75,7 +75,7 @@ from tarockrl.games.troccas.cards import (
 )
 from tarockrl.games.troccas.kernels import apply_unchecked, init_from_orders, is_legal, orders_seed, unpack_attempt
 from tarockrl.games.troccas.rules import O_FOOL_FORCE, O_MUST_OVERTRUMP, O_SCART_JACK_VOIDS, O_SCART_TRUMPS
-from tarockrl.games.worlds import draw, plan, rand_below, rand_unit
+from tarockrl.games.worlds import draw, plan, rand_below, weighted_index
 
 __all__ = ["SCRATCH_LEN", "NUM_LOC", "resample_hidden", "sample_worlds", "count_worlds"]
 
@@ -553,14 +553,7 @@ def _sample_many(state, player, opts, out, base, single_rng):
         rs[0] = stream_seed(base, w) if base != 0 else single_rng
         comp = 0
         if ncomp > 1:
-            target = rand_unit(rs) * total
-            acc = 0.0
-            for i in range(ncomp):
-                if weights[i] > 0.0:
-                    comp = i
-                    acc += weights[i]
-                    if acc > target:
-                        break
+            comp = weighted_index(rs, weights, ncomp, total)
         comp_of[w] = comp
         rs_of[w] = rs[0]
     loc_of = np.zeros(80, dtype=np.int64)
