@@ -15,7 +15,7 @@ from typing import Any
 
 from tarockrl.errors import BadAgentSpecError, TarockError
 
-__all__ = ["add_eval_parser", "add_record_args", "cmd_eval", "cmd_show_record", "split_agents"]
+__all__ = ["add_eval_parser", "add_record_args", "cmd_eval", "cmd_show_record", "default_out_dir", "split_agents"]
 
 
 def split_agents(text: str) -> list[str]:
@@ -60,7 +60,8 @@ def add_eval_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--boards", type=int, default=200, help="number of boards (default 200)")
     p.add_argument("--board-set", default="bench",
                    help="bench (default), dev, seed=S (generate from seed S) or a board-file path")
-    p.add_argument("--out", required=True, help="output directory (report.md, results.json, plots/, results.jsonl)")
+    p.add_argument("--out", help="output directory (report.md, results.json, plots/, results.jsonl); default "
+                                  "runs/eval/<game>-<hash of the settings>, so the same command resumes the same run")
     p.add_argument("--seed", type=int, default=0, help="agent seed of the match (common random numbers)")
     p.add_argument("--jobs", type=int, default=None, help="worker processes (default: CPU count; 1: this process)")
     p.add_argument("--control-variate", default="none",
@@ -103,6 +104,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     game = tarockrl.make_game(args.game, **_parse_options(args.option))
     boards, source = resolve_board_set(game, args.board_set, args.boards)
     cv = None if args.control_variate.strip().lower() in ("", "none", "off") else args.control_variate.strip()
+    if args.out is None:
+        args.out = default_out_dir(args.game, specs, args.boards, args.board_set, args.seed, args.option, cv)
+        print(f"results go to {args.out} (--out to choose)")
     summary = run_eval(game, specs, boards, args.out, seed=args.seed, jobs=args.jobs, control_variate=cv,
                        records=args.records, resamples=args.bootstrap, half_width=args.half_width,
                        progress=not args.quiet, board_source=source, plots=not args.no_plots,
@@ -110,6 +114,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(text_table(summary))
     print(f"report: {args.out}/report.md   every number: {args.out}/results.json")
     return 0
+
+
+def default_out_dir(game: str, specs: list[str], boards: int, board_set: str, seed: int,
+                    options: list[str] | None, control_variate: str | None) -> str:
+    """The output directory ``tarockrl eval`` uses without ``--out``: ``runs/eval/<game>-<12 hex digits>``.
+
+    The digits hash every setting that changes the results, so running the same command again resumes the same run
+    and a different command never mixes its results into another's directory.
+    """
+    import hashlib
+    import json
+
+    key = json.dumps([game, specs, boards, board_set, seed, sorted(options or []), control_variate])
+    return f"runs/eval/{game}-{hashlib.sha256(key.encode()).hexdigest()[:12]}"
 
 
 def _ci(c: list) -> str:

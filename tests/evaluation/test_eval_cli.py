@@ -184,3 +184,16 @@ def test_agent_objects_in_process_only(tmp_path, games):
     summary = run_eval(game, ["random", FirstLegal()], boards, tmp_path / "b", jobs=1, progress=False, plots=False,
                        resamples=50)
     assert summary["settings"]["agents"] == ["random", "FirstLegal"]
+
+
+def test_eval_without_out_uses_a_settings_hashed_directory(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    argv = ["eval", "--game", "tatteln", "--agents", "random,first_legal", "--boards", "2", "--jobs", "1", "--quiet",
+            "--no-plots", "--bootstrap", "50"]
+    assert main(argv) == 0
+    runs = list((tmp_path / "runs" / "eval").iterdir())
+    assert len(runs) == 1 and runs[0].name.startswith("tatteln-") and (runs[0] / "results.json").exists()
+    assert str(runs[0].relative_to(tmp_path)) in capsys.readouterr().out
+    assert main(argv) == 0  # the same command resumes the same directory
+    assert main(argv[:6] + ["3"] + argv[7:]) == 0  # other settings: another directory
+    assert len(list((tmp_path / "runs" / "eval").iterdir())) == 2
