@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from tarockrl.agents.rules._base import RulesAgentBase
 from tarockrl.agents.rules._cardplay import (
     TAROCK54,
     PlayView,
@@ -60,7 +61,6 @@ from tarockrl.agents.rules._cardplay import (
     safety54,
     strength54,
 )
-from tarockrl.errors import GameOverError, WrongGameError
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import legal_set
 
@@ -75,7 +75,7 @@ hand_strength = strength54  # the hand-strength measure (see the module docstrin
 raeuber_safety = safety54  # how safe a hand is in Räuber (for the Räuber knock)
 
 
-class RulesAgent:
+class RulesAgent(RulesAgentBase):
     """The rule-based Dreierles player: ``step(state)`` returns the action of ``state.current_player()``.
 
     Args:
@@ -91,35 +91,22 @@ class RulesAgent:
     ANNOUNCE_TRUMPS = 11  # trumps (Stieß and 21 included) to announce the Pfeife
     RAEUBER_KNOCK = -1.0  # Räuber knock with this safety or more (about the safest third of the hands)
 
+    GAME = "dreierles"
+
     def __init__(self, game: Any, seed: int | None = None) -> None:
         """Bind the player to ``game`` (its options are public and shape some decisions)."""
-        if game.name != "dreierles":
-            raise WrongGameError(f"the Dreierles rules agent cannot play {game.name!r}")
-        self.game = game
-        self.seed = seed
+        super().__init__(game, seed)
         self._opts = game.encoded_options
         o = game.options
         self._last_round = bool(o["last_round_raeuber_or_solo"])
         self._see_blind = bool(o["defenders_see_unused_blind"])
 
-    def reset(self, seed: int | None = None) -> None:
-        """Nothing to reset (the player keeps no state between decisions)."""
-        if seed is not None:
-            self.seed = seed
-
-    def __repr__(self) -> str:
-        return f"RulesAgent('dreierles', seed={self.seed!r})"
-
     # ---- the decision ---------------------------------------------------------------------------------------
 
-    def step(self, state: Any) -> int:
+    def decide(self, state: Any, player: int) -> int:
         """The action of the seat to move (reads only what that seat may know)."""
-        if state.game is not self.game and state.game != self.game:
-            raise WrongGameError(f"this agent plays {self.game!r}; the state belongs to {state.game!r}")
         row = state.row
         phase = int(row[L.PHASE])
-        if phase == L.TERMINAL:
-            raise GameOverError("step: the deal is over, there is no seat to act")
         offset, mask = legal_set(row, self._opts)
         offset, mask = int(offset), int(mask)
         if mask & (mask - 1) == 0:

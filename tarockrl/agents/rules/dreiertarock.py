@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from tarockrl.agents.rules._base import RulesAgentBase
 from tarockrl.agents.rules._cardplay import (
     TAROCK54,
     PlayView,
@@ -62,7 +63,6 @@ from tarockrl.agents.rules._cardplay import (
     popcount,
     strength54,
 )
-from tarockrl.errors import GameOverError, WrongGameError
 from tarockrl.games.dreiertarock import layout as L
 from tarockrl.games.dreiertarock.kernels import legal_set
 
@@ -78,7 +78,7 @@ _BIRD_TRICK = {PAGAT: 16, UHU: 15, KAKADU: 14}
 _PASS, _HOLD = 0, 1
 
 
-class RulesAgent:
+class RulesAgent(RulesAgentBase):
     """The rule-based Dreiertarock player: ``step(state)`` returns the action of ``state.current_player()``.
 
     Args:
@@ -99,32 +99,19 @@ class RulesAgent:
     SUBKONTRA = 19.0
     BIRD_KONTRA_TAROCKS = 8
 
+    GAME = "dreiertarock"
+
     def __init__(self, game: Any, seed: int | None = None) -> None:
         """Bind the player to ``game`` (its options are public and shape some decisions)."""
-        if game.name != "dreiertarock":
-            raise WrongGameError(f"the Dreiertarock rules agent cannot play {game.name!r}")
-        self.game = game
-        self.seed = seed
+        super().__init__(game, seed)
         self._opts = game.encoded_options
-
-    def reset(self, seed: int | None = None) -> None:
-        """Nothing to reset (the player keeps no state between decisions)."""
-        if seed is not None:
-            self.seed = seed
-
-    def __repr__(self) -> str:
-        return f"RulesAgent('dreiertarock', seed={self.seed!r})"
 
     # ---- the decision ---------------------------------------------------------------------------------------
 
-    def step(self, state: Any) -> int:
+    def decide(self, state: Any, player: int) -> int:
         """The action of the seat to move (reads only what that seat may know)."""
-        if state.game is not self.game and state.game != self.game:
-            raise WrongGameError(f"this agent plays {self.game!r}; the state belongs to {state.game!r}")
         row = state.row
         phase = int(row[L.PHASE])
-        if phase == L.TERMINAL:
-            raise GameOverError("step: the deal is over, there is no seat to act")
         offset, mask = legal_set(row, self._opts)
         offset, mask = int(offset), int(mask)
         if mask & (mask - 1) == 0:

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from tarockrl.agents.rules._base import RulesAgentBase
 from tarockrl.agents.rules._tatteln_solver import (
     P_BUDGET,
     P_FORFEIT,
@@ -90,7 +91,7 @@ def holding_values(trump: int, deck_size: int = 32, bonus: bool = True) -> np.nd
     return e
 
 
-class RulesAgent:
+class RulesAgent(RulesAgentBase):
     """The rule-based Tatteln player: ``step(state)`` or ``act(observation, action_mask)``.
 
     Args:
@@ -99,12 +100,11 @@ class RulesAgent:
             function of ``(seed, observation)``.
     """
 
+    GAME = "tatteln"
+
     def __init__(self, game: Any, seed: int | None = None) -> None:
         """Prepare the tables for the game's options."""
-        if game.name != "tatteln":
-            raise ValueError(f"the Tatteln rules agent cannot play {game.name!r}")
-        self.game = game
-        self.seed = 0 if seed is None else int(seed)
+        super().__init__(game, seed)
         ru = game.rules
         self.rules = ru
         self.n = ru.deck_size
@@ -140,22 +140,7 @@ class RulesAgent:
         self._table = new_table()  # transposition table of the endgame search, one generation per call
         self._gen = 0
 
-    def __repr__(self) -> str:
-        return f"RulesAgent('tatteln', seed={self.seed})"
-
-    # -- the interface ----------------------------------------------------------------------------------------
-    def reset(self, seed: int | None = None) -> None:
-        """Reseed (the agent keeps no other state between decisions)."""
-        if seed is not None:
-            self.seed = int(seed)
-
-    def step(self, state: Any) -> int:
-        """The action for ``state.current_player()``, from that seat's observation and the legal actions."""
-        player = state.current_player()
-        if player < 0:
-            raise ValueError("step: the deal is over, there is no seat to act")
-        return self.act(state.observation(player), state.legal_action_mask())
-
+    # -- the interface (step and the state checks: RulesAgentBase) ---------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action for the seat whose observation this is."""
         legal = np.flatnonzero(action_mask)

@@ -42,10 +42,9 @@ The agent has no randomness: a decision is a function of the observation and the
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from tarockrl.agents.rules._base import RulesAgentBase
 from tarockrl.agents.rules._troccas_view import (
     FOOL,
     IS_COURT,
@@ -139,7 +138,7 @@ def final_message(hand: np.ndarray) -> int:
     return 11  # fai scart: let's play
 
 
-class RulesAgent:
+class RulesAgent(RulesAgentBase):
     """The rule-based Troccas player: ``step(state)`` or ``act(observation, action_mask)``.
 
     Args:
@@ -147,27 +146,7 @@ class RulesAgent:
         seed: accepted for the common interface; the agent has no random choices.
     """
 
-    def __init__(self, game: Any, seed: int | None = None) -> None:
-        """Keep the game (its options decide nothing the legal mask does not already say)."""
-        if game.name != "troccas":
-            raise ValueError(f"the Troccas rules agent cannot play {game.name!r}")
-        self.game = game
-        self.seed = 0 if seed is None else int(seed)
-
-    def __repr__(self) -> str:
-        return f"RulesAgent('troccas', seed={self.seed})"
-
-    def reset(self, seed: int | None = None) -> None:
-        """Nothing to reset (the agent keeps no state between decisions)."""
-        if seed is not None:
-            self.seed = int(seed)
-
-    def step(self, state: Any) -> int:
-        """The action for ``state.current_player()``, from that seat's observation and the legal actions."""
-        player = state.current_player()
-        if player < 0:
-            raise ValueError("step: the deal is over, there is no seat to act")
-        return self.act(state.observation(player), state.legal_action_mask())
+    GAME = "troccas"  # its options decide nothing the legal mask does not already say; step: RulesAgentBase
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action for the seat whose observation this is."""
