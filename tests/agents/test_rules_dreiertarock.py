@@ -13,6 +13,7 @@ from tarockrl.agents.rules.dreiertarock import RulesAgent
 from tarockrl.errors import GameOverError, WrongGameError
 from tarockrl.games.dreiertarock.cards import CARD_CODES as CODES
 from tarockrl.games.dreiertarock.rules import DreiertarockRules
+from tests.agents.rules_helpers import act, drive, name_of, options_id
 
 GAME = "dreiertarock"
 _INT_VARIANTS = {
@@ -64,60 +65,10 @@ def make_deal(dealer: int, hands: list[list[str]], packets: list[list[str]] | No
     return {"dealer": dealer, "hands": full, "talon_packets": packets}
 
 
-def act(state, *names: str) -> None:
-    """Apply actions given by their names (``"BID_SOLO"``, ``"PLAY HK"``)."""
-    for name in names:
-        by_name = {state.action_to_string(a): a for a in state.legal_actions()}
-        assert name in by_name, f"{name} not legal; legal: {sorted(by_name)}"
-        state.apply_action(by_name[name])
-
-
-def name_of(state, agent=None) -> str:
-    agent = agent or RulesAgent(state.game)
-    return state.action_to_string(agent.step(state))
-
-
-# ---- every decision, every option set ----------------------------------------------------------------------------
-
-
-def _drive(game, deals: int, seed: int, check_resample: int = 0, p_check: float = 0.25) -> tuple[int, int]:
-    """Play ``deals`` deals with a random mix of rules and random seats; return (rules decisions, resample checks).
-
-    With ``check_resample = k``, a fraction ``p_check`` of the rules decisions is repeated on ``k`` states whose
-    hidden cards were resampled for the seat to move: the action must not change (no peeking).
-    """
-    rng = np.random.default_rng(seed)
-    n_rules = n_checked = 0
-    for d in range(deals):
-        kinds = rng.integers(0, 3, size=3)  # 0 or 1: rules, 2: random (most seats play by the rules)
-        agents = [make_agent("random" if k == 2 else "rules", game, seed=int(rng.integers(1 << 30))) for k in kinds]
-        state = game.new_initial_state(seed=seed, deal_id=d)
-        while not state.is_terminal():
-            p = state.current_player()
-            a = agents[p].step(state)
-            if kinds[p] != 2:
-                n_rules += 1
-                assert a in state.legal_actions()
-                if check_resample and rng.random() < p_check:
-                    for r in range(check_resample):
-                        try:
-                            other = state.resample_hidden(p, int(rng.integers(1 << 40)) + r)
-                        except RuntimeError:  # the sampler (not this agent) found no redeal: rare, skip it
-                            continue
-                        assert agents[p].step(other) == a, (state.transcript(), p, a)
-                        n_checked += 1
-            state.apply_action(a)
-    return n_rules, n_checked
-
-
-def _id(options: dict) -> str:
-    return ",".join(f"{k}={v}" for k, v in options.items()) or "default"
-
-
-@pytest.mark.parametrize("options", option_sets(), ids=_id)
+@pytest.mark.parametrize("options", option_sets(), ids=options_id)
 def test_legal_in_every_option_set(options):
     game = tarockrl.make_game(GAME, **options)
-    n_rules, checked = _drive(game, deals=40, seed=len(str(options)), check_resample=1, p_check=0.05)
+    n_rules, checked = drive(game, deals=40, seed=len(str(options)), check_resample=1, p_check=0.05)
     assert n_rules > 300 and checked > 5
 
 
@@ -140,7 +91,7 @@ def test_legal_in_thousands_of_positions_and_every_phase():
 def test_no_peeking_resampled_worlds_give_the_same_action():
     for options in ({}, {"all_pass_rule": "trischaken"}):
         game = tarockrl.make_game(GAME, **options)
-        _, checked = _drive(game, deals=16, seed=3, check_resample=3)
+        _, checked = drive(game, deals=16, seed=3, check_resample=3)
         assert checked > 40
 
 
