@@ -55,7 +55,7 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 
 INF = np.int64(1) << np.int64(40)
 # ctx slots
-C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT = range(11)
+C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES = range(12)
 CTX_LEN = 12
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 
@@ -117,8 +117,10 @@ HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT
 
 
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
-F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0 = range(12)
-F_LEN = 12
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0 = range(13)
+F_LEN = 13
+MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
+MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -135,7 +137,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     glen = 0 if plain else ctx[C_GLEN]
     gdir = ctx[C_GDIR]
     root = ctx[C_ROOT]
-    mask = tt.shape[0] - 1
+    mask = (tt.shape[0] - 1) & ~np.int64(1)  # two-slot buckets: even slot by size of subtree, odd slot always
     d = d0
     fr[d, F_ALPHA] = alpha
     fr[d, F_BETA] = beta
@@ -166,7 +168,11 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 fr[d, F_KEY] = k
                 fr[d, F_ADD] = 1 if add else 0
                 fr[d, F_P0] = p0
-                e = tt[k & mask]
+                fr[d, F_N0] = ctx[C_NODES]
+                slot = k & mask
+                if tt[slot, 0] != k:
+                    slot += 1
+                e = tt[slot]
                 if e[0] == k:
                     lo = e[1]
                     hi = e[2]
@@ -184,7 +190,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         a_ = lo
                     if hi < b_:
                         b_ = hi
-                    ttm = e[3]
+                    ttm = e[3] & MOVE_MASK
                 if add:  # the rest's points lie in [0, afmax]: a window outside the reachable values cuts off
                     rlo, rhi = _f_to_r(np.int64(0), afmax(row, opts), p0, gt, glen, gdir)
                     if rlo >= b_ or rlo == rhi:
@@ -264,17 +270,31 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 k = fr[d, F_KEY]
                 if fr[d, F_ADD] != 0:
                     nlo, nhi = _r_to_f(nlo, nhi, fr[d, F_P0], gt, glen, gdir)
-                e = tt[k & mask]
+                work = ctx[C_NODES] - fr[d, F_N0]
+                slot = k & mask
+                e = tt[slot]
                 if e[0] == k:
                     lo = max(e[1], nlo)
                     hi = min(e[2], nhi)
+                    work = max(work, e[3] >> MOVE_BITS)
                 else:
-                    lo = nlo
-                    hi = nhi
+                    e1 = tt[slot + 1]
+                    if e1[0] == k:
+                        lo = max(e1[1], nlo)
+                        hi = min(e1[2], nhi)
+                        work = max(work, e1[3] >> MOVE_BITS)
+                    else:
+                        lo = nlo
+                        hi = nhi
+                    if work >= (e[3] >> MOVE_BITS):  # the bigger subtree keeps the even slot, the other goes odd
+                        for j in range(4):
+                            e1[j] = e[j]
+                    else:
+                        e = e1
                 e[0] = k
                 e[1] = lo
                 e[2] = hi
-                e[3] = fr[d, F_BM]
+                e[3] = fr[d, F_BM] + (min(work, np.int64(1) << np.int64(46)) << MOVE_BITS)
             ret = best
             mode = RETURN
         if mode == RETURN:
@@ -305,10 +325,10 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
 def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len):
     """Exact values of every legal action of ``row`` (the root) for the root side; returns their number.
 
-    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``); each distinct
-    (non-equivalent) root action is solved exactly by MTD(f) (zero-window searches from a guess, the previous
-    action's value, until the lower and upper bound meet); an equivalent action gets its representative's
-    value. On an exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
+    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The root's value is
+    found first by MTD(f) (zero-window searches from a guess until the lower and upper bound meet); then each
+    distinct (non-equivalent) root action is solved exactly by MTD(f) from that value, also its upper bound (one
+    zero-window search settles a best action); an equivalent action gets its representative's value. On an exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
     """
     stack = np.empty((MAX_DEPTH + 2, stack_len), dtype=np.int64)
     for d in range(MAX_DEPTH + 2):
@@ -340,8 +360,11 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     root_moves = np.zeros(MAX_MOVES, dtype=np.int64)
     root_reps = np.zeros(MAX_MOVES, dtype=np.int64)
     n = gen(row, opts, root_moves, root_reps, merge_root)
-    guess = np.int64(0)
-    # search the representatives, the table's favourite first
+    # the value of the root itself first, by MTD(f) from 0: no action is worth more, and most are worth as much,
+    # so one zero-window search (value >= best) settles those
+    best = _mtdf(stack, 0, np.int64(0), -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+    if ctx[C_ABORT] != 0:
+        return n
     for i in range(n):
         out_actions[i] = root_moves[i]
         out_values[i] = 0
@@ -352,22 +375,30 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         for j in range(COPY_LEN):
             child[j] = row[j]
         apply(child, root_moves[i], opts)
-        # MTD(f): zero-window searches from a guess (the previous action's value) until the bounds meet
-        lo = -INF
-        hi = INF
-        g = guess
-        while lo < hi:
-            beta = g + 1 if g == lo else g
-            g = _search(stack, 1, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
-            if ctx[C_ABORT] != 0:
-                return n
-            if g < beta:
-                hi = g
-            else:
-                lo = g
-        out_values[i] = g
-        guess = g
+        out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+        if ctx[C_ABORT] != 0:
+            return n
     return n
+
+
+@njit(cache=True)
+def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr):
+    """MTD(f): the exact value of ``stack[d0]``, known to lie in ``[lo, hi]``, by zero-window searches from
+    ``guess`` until the bounds meet (a fail-soft result moves a bound past the window when it can)."""
+    g = guess
+    while lo < hi:
+        beta = max(g, lo + 1)
+        if beta > hi:
+            beta = hi
+        ctx[C_PROBES] += 1
+        g = _search(stack, d0, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+        if ctx[C_ABORT] != 0:
+            return np.int64(0)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo
 
 
 @njit(cache=True)

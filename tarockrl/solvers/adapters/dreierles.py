@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import popcount
+from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS, VALUE_CLASS_MASKS
@@ -140,21 +140,70 @@ def hint(row, opts, action, root):
 
 
 @njit(cache=True)
-def key(row, opts):
-    """Transposition key (see the module docstring)."""
+def _old_key(row):
     h = hmix(np.int64(0x5EED), row[L.HAND])
     h = hmix(h, row[L.HAND + 1])
     h = hmix(h, row[L.HAND + 2])
     h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
-    h = hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+    return hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+
+
+@njit(cache=True)
+def rank_key(row, h):
+    """Fold the position up to ranks into ``h``: the cards still in play (hands and current trick) in index
+    order, each as its place (a hand, or its position in the trick) and counting value, the number of them per
+    suit, the seat to move, the leader and the trick size. Outside Räuber the rest of the deal depends on
+    nothing more (card identity matters only through suit, rank order among the cards still in play and value;
+    the Pfeife, the one card whose identity scoring reads, is flagged), so positions that differ only in which
+    cards of equal structure were played share a key."""
+    h0 = row[L.HAND]
+    h1 = row[L.HAND + 1]
+    h2 = row[L.HAND + 2]
+    n = row[L.TRICK_N]
+    t0 = (ONE << row[L.TRICK_CARD]) if n > 0 else np.int64(0)
+    t1 = (ONE << row[L.TRICK_CARD + 1]) if n > 1 else np.int64(0)
+    rem = h0 | h1 | h2 | t0 | t1
+    acc = np.int64(0)
+    k = 0
+    m = rem
+    while m != 0:
+        c = lowest_index(m)
+        b = m & -m
+        m ^= b
+        if (h0 & b) != 0:
+            o = 0
+        elif (h1 & b) != 0:
+            o = 1
+        elif (h2 & b) != 0:
+            o = 2
+        elif (t0 & b) != 0:
+            o = 3
+        else:
+            o = 4
+        acc = acc * 64 + o + 8 * VALUES[c]
+        k += 1
+        if k == 10:
+            h = hmix(h, acc)
+            acc = np.int64(0)
+            k = 0
+    h = hmix(h, acc + (np.int64(k) << np.int64(60)))
+    su = popcount(rem & TRUMPS) + 64 * popcount(rem & SUIT_OF_CARD[22]) + 4096 * popcount(rem & SUIT_OF_CARD[30])
+    su += 262144 * popcount(rem & SUIT_OF_CARD[38]) + 16777216 * popcount(rem & SUIT_OF_CARD[46])
+    return hmix(h, su + (np.int64(row[L.CUR] + 8 * row[L.LEADER] + 64 * n + 256 * (rem & PFEIFE)) << np.int64(32)))
+
+
+@njit(cache=True)
+def key(row, opts):
+    """Transposition key (see the module docstring)."""
     if row[L.RAEUBER] != 0:
+        h = _old_key(row)
         for s in range(3):
             w = row[L.WON + s]
             h = hmix(h, popcount(w) + 128 * _vsum(w))
-        h = hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
-    else:  # the declarer's pile points so far: the final points are these plus the rest's (see apast)
-        h = hmix(h, pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
-    return h
+        return hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
+    # the position up to ranks, and the declarer's pile points so far (the final points are these plus the
+    # rest's, see apast)
+    return hmix(rank_key(row, np.int64(0x5EED)), pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
 
 
 @njit(cache=True, inline="always")
@@ -179,12 +228,9 @@ def additive(row, objective):
 
 @njit(cache=True)
 def akey(row):
-    """Transposition key of an additive position: the position only (no summary of the past)."""
-    h = hmix(np.int64(0xADD), row[L.HAND])
-    h = hmix(h, row[L.HAND + 1])
-    h = hmix(h, row[L.HAND + 2])
-    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
-    return hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+    """Transposition key of an additive position: the position up to ranks (``rank_key``), no summary of the
+    past."""
+    return rank_key(row, np.int64(0xADD))
 
 
 @njit(cache=True)
