@@ -109,7 +109,8 @@ class Solver:
         self.game_name = game_name
         self.kernels = search_module(game_name)
         size = 1 << table_bits
-        self._tt = np.zeros((size, 4), dtype=np.int64)  # key, lower bound, upper bound, best move
+        # key, lower bound, upper bound, best move + subtree size, two value bounds (see the template)
+        self._tt = np.zeros((size, self.kernels.TT_COLS), dtype=np.int64)
         self._hist = np.zeros(self.kernels.NUM_PLAYERS * self.kernels.NUM_ACTIONS, dtype=np.int64)
         self._salt = itertools.count(1)
         self._lock = threading.Lock()

@@ -36,11 +36,17 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
-from tarockrl.engine.masktricks import winning_card
+from tarockrl.engine.masktricks import highest_index, winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS, VALUE_CLASS_MASKS
 from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
-from tarockrl.games.dreierles.rules import O_BONUS_BASIS, O_COUNTING, O_KNOCK_DOUBLES_BONUSES, O_PFEIFE_ANNOUNCED
+from tarockrl.games.dreierles.rules import (
+    O_BONUS_BASIS,
+    O_COUNTING,
+    O_KNOCK_DOUBLES_BONUSES,
+    O_PFEIFE_ANNOUNCED,
+    O_PFEIFE_SILENT,
+)
 from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
 
 ONE = np.int64(1)
@@ -243,6 +249,47 @@ def afmax(row, opts):
 
 
 @njit(cache=True)
+def afmin(row, opts):
+    """Fewest pile points the rest surely adds for the declarer: every trick still to come in which he plays a
+    trump above all the defenders' trumps still in play (in hand or in the current trick) is his, and adds at
+    least that trump's value (two more cards of value 1 or more, minus 2; thirds: three times that)."""
+    d = row[L.DECLARER]
+    mine = row[L.HAND + d] & TRUMPS
+    if mine == 0:
+        return np.int64(0)
+    theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
+    n = row[L.TRICK_N]
+    for i in range(n):
+        if (row[L.LEADER] + i) % 3 != d:
+            theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
+    if theirs != 0:
+        mine &= ~((ONE << (highest_index(theirs) + 1)) - ONE)
+    v = np.int64(0)
+    while mine != 0:
+        c = lowest_index(mine)
+        mine &= mine - ONE
+        v += VALUES[c]
+    return 3 * v if opts[O_COUNTING] == 1 else v
+
+
+@njit(cache=True)
+def bonus_range(row, opts, root):
+    """With the Pfeife still in play: the range of its bonus in the root side's value, relative to ``gtable``
+    (which holds the failed announced bonus, or none when silent)."""
+    d = row[L.DECLARER]
+    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    if row[L.ANNOUNCED] == 1:
+        lo = np.int64(0)
+        hi = 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+    else:
+        hi = 2 * opts[O_PFEIFE_SILENT] * bm
+        lo = -hi
+    if root == d:
+        return lo, hi
+    return -hi, -lo
+
+
+@njit(cache=True)
 def apast(row, opts):
     """The declarer's pile points so far (discards and completed tricks): the past part of the final points."""
     return pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts)
@@ -275,3 +322,11 @@ def gtable(row, opts, root, objective, out):
         r = 2 * x + hb
         out[p] = r if root == d else -r
     return pmax + 1
+
+
+@njit(cache=True)
+def monotone_past(row, objective):
+    """True when the value is a monotone function (in the direction of ``gtable``) of the declarer's pile points
+    so far (``apast``) for a fixed position (``akey``): outside Räuber, also while the Pfeife is in play (its
+    bonus is decided by the last trick, so each outcome adds a constant to a monotone table)."""
+    return row[L.RAEUBER] == 0
