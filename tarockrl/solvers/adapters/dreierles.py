@@ -8,23 +8,31 @@ the two defenders' settlements) for the defenders' side, the root seat's own in 
 points of the root's side as the game counts them at the end (``POINTS``: the side's pile with the discards or
 the defenders' part of the blind, in groups of three; the own pile in Räuber).
 
-Transposition key: the hands, the seat to move, the leader and the cards of the current trick, and a summary
-of the tricks won so far that is exactly what the settlement depends on: the declarer's pile points so far
-(discards and completed tricks; the defenders' pile is the rest), or in Räuber the number of cards and the value
-sum each seat has won, with the Stieß-played flag and the count of trump leads (both read by the Räuber play
-restrictions). Scoring reads only these: ``pile_points`` of a pile depends on its size and value sum, and for
-piles whose sizes differ by whole tricks it is additive (a won trick adds its value minus 2, or 3 value - 6 in
-exact thirds), so the declarer's final points are the points so far plus the points of the tricks still to
-win; the Pfeife bonus depends on the last trick itself; hand bonuses on the hands at the start of play or as
-dealt.
+Transposition key: the position up to ranks (``rank_key``: the cards still in play in suit and rank order, each
+as its place, a hand or its position in the current trick, and its counting value; the seat to move, the leader),
+and a summary of the tricks won so far that is exactly what the settlement depends on: the declarer's pile points
+so far (discards and completed tricks; the defenders' pile is the rest), or in Räuber the number of cards and the
+value sum each seat has won, with the Stieß-played flag, the count of trump leads and which of the Pfeife, XXI
+and Stieß are still in play (all read by the Räuber play restrictions). Outside Räuber the play depends on cards
+only through suit, rank order and value, and scoring reads only these: ``pile_points`` of a pile depends on its
+size and value sum, and for piles whose sizes differ by whole tricks it is additive (a won trick adds its value
+minus 2, or 3 value - 6 in exact thirds), so the declarer's final points are the points so far plus the points of
+the tricks still to win; the Pfeife bonus depends on the last trick itself; hand bonuses on the hands at the start
+of play or as dealt.
 
 Additive positions (not Räuber, and with ``objective="returns"`` the Pfeife out of play, so its bonus is fixed,
 or with ``"card_points"`` always): the root side's value is a monotone function (``gtable``) of the declarer's
 final pile points = points so far (``apast``) + points of the rest, and the rest does not depend on the past.
 There the table key is the position alone (``akey``) and the table stores bounds on the points of the rest,
 translated to and from value bounds through the monotone table: transpositions with different pasts share one
-entry. The rest's points lie between 0 and the points of all cards still in play (``afmax``), so a search
-window outside the values those reach is cut off at once.
+entry. The rest's points lie between ``afmin`` (the declarer's sure top trumps) and ``afmax`` (all points still
+in play less the defenders' sure top trumps), so a search window outside the values those reach is cut off at
+once.
+
+Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
+value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
+so it is monotone in the points so far for a fixed position, and the search keys the position and the zero-window
+threshold and stores the least (most) points so far known to reach (miss) it; the same static bounds cut.
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
@@ -146,15 +154,6 @@ def hint(row, opts, action, root):
 
 
 @njit(cache=True)
-def _old_key(row):
-    h = hmix(np.int64(0x5EED), row[L.HAND])
-    h = hmix(h, row[L.HAND + 1])
-    h = hmix(h, row[L.HAND + 2])
-    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
-    return hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
-
-
-@njit(cache=True)
 def rank_key(row, h):
     """Fold the position up to ranks into ``h``: the cards still in play (hands and current trick) in index
     order, each as its place (a hand, or its position in the trick) and counting value, the number of them per
@@ -201,8 +200,11 @@ def rank_key(row, h):
 @njit(cache=True)
 def key(row, opts):
     """Transposition key (see the module docstring)."""
-    if row[L.RAEUBER] != 0:
-        h = _old_key(row)
+    if row[L.RAEUBER] != 0:  # the Räuber rules also read the Pfeife, XXI and Stieß themselves and the trumps led
+        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+        for i in range(row[L.TRICK_N]):
+            rem |= ONE << row[L.TRICK_CARD + i]
+        h = rank_key(row, hmix(np.int64(0x7A0), rem & (PFEIFE | T21 | STIESS)))
         for s in range(3):
             w = row[L.WON + s]
             h = hmix(h, popcount(w) + 128 * _vsum(w))
@@ -241,11 +243,33 @@ def akey(row):
 
 @njit(cache=True)
 def afmax(row, opts):
-    """Most pile points the rest can add: all cards still in play (whole tricks) taken by the declarer."""
+    """Most pile points the rest can add for the declarer: all cards still in play (whole tricks), less what the
+    defenders surely win: a trick in which a defender plays a trump above all the declarer's trumps still in
+    play is theirs and worth at least that trump's value, or the two values less one when both defenders play
+    such trumps into it (thirds: three times that)."""
     rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
     for i in range(row[L.TRICK_N]):
         rem |= ONE << row[L.TRICK_CARD + i]
-    return pile_points(rem, opts)
+    total = pile_points(rem, opts)
+    d = row[L.DECLARER]
+    theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
+    mine = row[L.HAND + d] & TRUMPS
+    for i in range(row[L.TRICK_N]):
+        if (row[L.LEADER] + i) % 3 != d:
+            theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
+        else:
+            mine |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
+    if mine != 0:
+        theirs &= ~((ONE << (highest_index(mine) + 1)) - ONE)
+    v = np.int64(0)
+    k = 0
+    while theirs != 0:
+        c = lowest_index(theirs)
+        theirs &= theirs - ONE
+        v += VALUES[c]
+        k += 1
+    v -= k // 2
+    return total - (3 * v if opts[O_COUNTING] == 1 else v)
 
 
 @njit(cache=True)
