@@ -432,9 +432,31 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     root_moves = np.zeros(MAX_MOVES, dtype=np.int64)
     root_reps = np.zeros(MAX_MOVES, dtype=np.int64)
     n = gen(row, opts, root_moves, root_reps, merge_root)
-    # the value of the root itself first, by MTD(f) from 0: no action is worth more, and most are worth as much,
-    # so one zero-window search (value >= best) settles those
-    best = _mtdf(stack, 0, np.int64(0), -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+    # the values the root can take, when the table gives them: the table's values plus the bonus range's ends
+    levels = np.zeros(3 * max(GT_LEN, 1), dtype=np.int64)
+    nlev = 0
+    if glen > 0 and ctx[C_OBJ] == 0 and not additive(row, ctx[C_OBJ]) and monotone_past(row, ctx[C_OBJ]):
+        blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
+        for p in range(glen):
+            levels[3 * p] = gt[p] + blo
+            levels[3 * p + 1] = gt[p]
+            levels[3 * p + 2] = gt[p] + bhi
+        nlev = 3 * glen
+    elif glen > 0 and additive(row, ctx[C_OBJ]):
+        for p in range(glen):
+            levels[p] = gt[p]
+        nlev = glen
+    if nlev > 0:  # sorted, unique
+        levels[:nlev] = np.sort(levels[:nlev])
+        m = 1
+        for i in range(1, nlev):
+            if levels[i] != levels[m - 1]:
+                levels[m] = levels[i]
+                m += 1
+        nlev = m
+    # the value of the root itself first: no action is worth more, and most are worth as much, so one
+    # zero-window search (value >= best) settles those
+    best = _mtdf(stack, 0, -INF, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev)
     if ctx[C_ABORT] != 0:
         return n
     for i in range(n):
@@ -447,21 +469,45 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         for j in range(COPY_LEN):
             child[j] = row[j]
         apply(child, root_moves[i], opts)
-        out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+        out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels,
+                              nlev)
         if ctx[C_ABORT] != 0:
             return n
     return n
 
 
 @njit(cache=True)
-def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr):
-    """MTD(f): the exact value of ``stack[d0]``, known to lie in ``[lo, hi]``, by zero-window searches from
-    ``guess`` until the bounds meet (a fail-soft result moves a bound past the window when it can)."""
+def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev):
+    """The exact value of ``stack[d0]``, known to lie in ``[lo, hi]``, by zero-window searches until the bounds
+    meet (a fail-soft result moves a bound past the window when it can). The first search tests ``guess`` when
+    it lies in ``(lo, hi]``. Then MTD(f) tests the last result (from 0): after a fail high the next value above
+    it, after a fail low that value. When the values the position can take are known (``levels[:nlev]``,
+    sorted; the settlement is a step function of the points), the tests snap to them: the least level above the
+    lower bound, the greatest level at most the upper bound, so no search tests a value between two steps."""
     g = guess
+    first = True
     while lo < hi:
-        beta = max(g, lo + 1)
-        if beta > hi:
-            beta = hi
+        if first and lo < guess <= hi:
+            beta = guess
+        elif nlev > 0:
+            i0 = np.searchsorted(levels[:nlev], lo, side="right")  # first level > lo
+            i1 = np.searchsorted(levels[:nlev], hi, side="right")  # levels[i0:i1] lie in (lo, hi]
+            if i0 >= i1:
+                return lo  # no value the position can take lies above lo
+            if first:  # the level nearest above 0
+                j = min(max(np.searchsorted(levels[:nlev], np.int64(0), side="left"), i0), i1 - 1)
+            elif g == lo:  # failed high: the least level above the new lower bound
+                j = i0
+            else:  # failed low: the greatest level at most the new upper bound
+                j = i1 - 1
+            beta = levels[j]
+        else:
+            if first:
+                g = np.int64(0)
+            beta = max(g, lo + 1)
+            if beta > hi:
+                beta = hi
+        first = False
         ctx[C_PROBES] += 1
         g = _search(stack, d0, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
         if ctx[C_ABORT] != 0:
