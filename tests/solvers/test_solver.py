@@ -245,7 +245,8 @@ def test_every_adapter_imports():
     for name in ("dreierles", "dreiertarock", "troccas", "tatteln"):
         module = importlib.import_module(f"tarockrl.solvers.adapters.{name}")
         for attr in ("in_play", "is_over", "cur", "side", "paranoid", "leaf", "gen", "key", "hint", "apply",
-                     "additive", "akey", "apast", "gtable", "COPY_LEN", "MAX_DEPTH", "MAX_MOVES"):
+                     "additive", "akey", "apast", "gtable", "afmin", "afmax", "bonus_range", "monotone_past",
+                     "COPY_LEN", "MAX_DEPTH", "MAX_MOVES"):
             assert hasattr(module, attr), (name, attr)
         game = tarockrl.make_game(name)
         assert module.NUM_PLAYERS == game.num_players
