@@ -17,7 +17,11 @@ The sampler here is exact and constructive (no rejection):
 3. a world is drawn by choosing each type's row of counts in proportion to ``multinomial * f[t+1][...]``, then
    spreading the type's cards over its locations by a uniform shuffle.
 
-Every assignment is then equally likely. :func:`plan` does steps 1-2 once per position; :func:`draw` does step 3
+Every assignment is then equally likely. Both steps walk only the splits that can be completed: a type must put
+at least ``remaining capacity - cards of the later types allowed there`` cards into each location (fewer leaves
+a capacity nothing can fill, a term that is exactly zero), and a remaining-capacity state that the cards left
+cannot fill is skipped; the terms left out are zeros, so counts and draws are those of the full walk.
+:func:`plan` does steps 1-2 once per position; :func:`draw` does step 3
 once per world (a few microseconds). The game modules turn an assignment back into a whole game that could have
 happened (a deal plus a history replayed by the rule kernels).
 """
@@ -76,18 +80,20 @@ def weighted_index(rs, weights, n, total):
 
 
 @njit(cache=True)
-def _first(allow_mask, rem, L, n):
-    """Reset ``n`` to the first distribution of the odometer (all zeros); returns nothing."""
+def _first(allow_mask, lb, L, n):
+    """Reset ``n`` to the first distribution of the odometer (every location at its lower bound ``lb``)."""
     for j in range(L):
-        n[j] = 0
+        n[j] = lb[j] if (allow_mask >> j) & 1 else 0
 
 
 @njit(cache=True)
-def _next_dist(s, amask, rem, L, n):
-    """Advance ``n`` (counts per location, allowed by ``amask``, at most ``rem``) to the next partial choice.
+def _next_dist(s, amask, rem, lb, L, n):
+    """Advance ``n`` (counts per location, allowed by ``amask``, between ``lb`` and ``rem``) to the next partial
+    choice.
 
     The odometer runs over every allowed location but the last allowed one, which takes the rest; returns False
-    when exhausted. The caller checks the rest fits.
+    when exhausted. The caller checks the rest fits. The order is that of the odometer without lower bounds with
+    the choices below a bound left out.
     """
     last = -1
     for j in range(L):
@@ -103,13 +109,13 @@ def _next_dist(s, amask, rem, L, n):
             if n[j] < rem[j] and tot < s:
                 n[j] += 1
                 return True
-            n[j] = 0
+            n[j] = lb[j]
         j += 1
     return False
 
 
 @njit(cache=True)
-def _rest_ok(s, amask, rem, L, n):
+def _rest_ok(s, amask, rem, lb, L, n):
     """Complete ``n`` by giving the rest of the ``s`` cards to the last allowed location; True when it fits."""
     last = -1
     for j in range(L):
@@ -122,10 +128,28 @@ def _rest_ok(s, amask, rem, L, n):
         if q != last:
             tot += n[q]
     r = s - tot
-    if r < 0 or r > rem[last]:
+    if r < lb[last] or r > rem[last]:
         return False
     n[last] = r
     return True
+
+
+@njit(cache=True)
+def _lower_bounds(rem, avail_after, L, lb):
+    """``lb[j]``: the fewest cards of the current type location ``j`` must take, because the later types can put
+    at most ``avail_after[j]`` cards there (a split below it leaves a capacity nothing can fill: zero worlds)."""
+    for j in range(L):
+        lb[j] = max(0, rem[j] - avail_after[j])
+
+
+@njit(cache=True)
+def _avail(T, tallow, tsize, L):
+    """``avail[t, j]``: the number of cards of types ``t..T-1`` allowed in location ``j``."""
+    avail = np.zeros((T + 1, L + 1), dtype=np.int64)
+    for t in range(T - 1, -1, -1):
+        for j in range(L):
+            avail[t, j] = avail[t + 1, j] + (tsize[t] if (tallow[t] >> j) & 1 else 0)
+    return avail
 
 
 @njit(cache=True)
@@ -174,6 +198,8 @@ def plan(ncard, allow, caps, L):
     suffix = 0
     rem = np.zeros(L + 1, dtype=np.int64)
     n = np.zeros(L + 1, dtype=np.int64)
+    lb = np.zeros(L + 1, dtype=np.int64)
+    avail = _avail(T, tallow, tsize, L)
     for t in range(T - 1, -1, -1):
         s = tsize[t]
         a = tallow[t]
@@ -181,23 +207,27 @@ def plan(ncard, allow, caps, L):
         for idx in range(S):
             x = idx
             tot = 0
+            fits = True
             for j in range(L):
                 rem[j] = x % (caps[j] + 1)
                 x //= caps[j] + 1
                 tot += rem[j]
-            if tot != suffix:
+                if rem[j] > avail[t, j]:  # the cards left cannot fill location j: no completion
+                    fits = False
+            if tot != suffix or not fits:
                 continue
             acc = 0.0
-            _first(a, rem, L, n)
+            _lower_bounds(rem, avail[t + 1], L, lb)
+            _first(a, lb, L, n)
             while True:
-                if _rest_ok(s, a, rem, L, n):
+                if _rest_ok(s, a, rem, lb, L, n):
                     sub = idx
                     w = FACTORIALS[s]
                     for j in range(L):
                         sub -= n[j] * strides[j]
                         w /= FACTORIALS[n[j]]
                     acc += w * table[t + 1, sub]
-                if not _next_dist(s, a, rem, L, n):
+                if not _next_dist(s, a, rem, lb, L, n):
                     break
             table[t, idx] = acc
     return T, tallow, tsize, order, tstart, strides, table
@@ -215,6 +245,12 @@ def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rs, loc_of, p
     rem = perm[m : m + L + 1]
     n = perm[m + L + 1 : m + 2 * (L + 1)]
     best = perm[m + 2 * (L + 1) : m + 3 * (L + 1)]
+    lb = np.zeros(L + 1, dtype=np.int64)
+    avail = np.zeros(L + 1, dtype=np.int64)  # cards of the types after the current one allowed per location
+    for t in range(T):
+        for j in range(L):
+            if (tallow[t] >> j) & 1:
+                avail[j] += tsize[t]
     idx = 0
     for j in range(L):
         rem[j] = caps[j]
@@ -225,10 +261,14 @@ def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rs, loc_of, p
         u = rand_unit(rs)
         target = u * table[t, idx]
         acc = 0.0
-        _first(a, rem, L, n)
+        for j in range(L):
+            if (a >> j) & 1:
+                avail[j] -= s
+        _lower_bounds(rem, avail, L, lb)
+        _first(a, lb, L, n)
         found = False
         while True:
-            if _rest_ok(s, a, rem, L, n):
+            if _rest_ok(s, a, rem, lb, L, n):
                 sub = idx
                 w = FACTORIALS[s]
                 for j in range(L):
@@ -243,7 +283,7 @@ def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rs, loc_of, p
                         found = True
                 if found:
                     break
-            if not _next_dist(s, a, rem, L, n):
+            if not _next_dist(s, a, rem, lb, L, n):
                 break
         # ``best`` holds the chosen row (the last positive one if rounding left ``acc`` at or below ``target``)
         lo = tstart[t]

@@ -24,28 +24,40 @@ move maximises its own settlement (or card points) and the two others are assume
 value is exact for that two-sided reading, a lower bound of what the seat gets against any play of the others.
 
 **Search.** Fail-soft alpha-beta over the game's own rule kernels (so the solver plays by exactly the engine's
-rules and options), iterative with an explicit frame per depth, with a transposition table (2**20 entries by
-default, 64-bit keys: a key collision could in principle give a wrong value, with probability about
+rules and options), iterative with an explicit frame per depth, with a transposition table (2**20 slots by
+default in two-slot buckets: the entry with the bigger subtree keeps the first slot, the other slot is always
+replaced; 64-bit keys: a key collision could in principle give a wrong value, with probability about
 nodes / 2**64), equivalent-card merging, move ordering (the table's best move, then a static trick-play hint:
 give a winning partner value, beat an opponent as cheaply as possible, else throw the least value; then a
 history heuristic), and cheap copies of the state row (a child copies its parent's row prefix and applies the
-game's step). Every distinct root action is solved exactly by MTD(f) (zero-window searches from a guess until
-the bounds meet), so every action value is exact. Per game (the adapters in :mod:`tarockrl.solvers.adapters`
-document the details):
+game's step). Every search is a zero-window search: the root's value is found first by MTD(f), then every
+distinct root action is solved exactly by MTD(f) from that value, which is also its upper bound (one
+zero-window search settles an action as good as the best). Where the values the root can take are known (the
+Dreierles settlement is a step function of the declarer's points), the tests snap to them. Per game (the
+adapters in :mod:`tarockrl.solvers.adapters` document the details):
 
 * the transposition key holds what the value of the rest of the deal depends on, and no more: the hands, the
   trick so far, the seat to move, and a summary of the cards won (e.g. in Dreierles the declarer's pile points,
-  which is all the counting reads);
+  which is all the counting reads); in Dreierles the hands are keyed *up to ranks* (the cards still in play in
+  suit and rank order, each as its place and value), so positions that differ only in which cards of the same
+  structure were played share an entry;
 * Dreierles, outside Räuber: once the Pfeife is out of play (always with ``"card_points"``), the value is a
   monotone function of the declarer's final pile points, which are the points so far plus the points of the
   tricks still to win; the table then keys the position alone and stores bounds on the points still to win
-  (transpositions with different pasts share one entry), and a window outside what the cards still in play can
-  reach is cut off at once;
+  (transpositions with different pasts share one entry). While the Pfeife is in play (its bonus is decided in the
+  last trick), the value is still monotone in the points so far: the table keys the position and the
+  zero-window threshold and stores the least points so far known to reach it and the most known to miss it.
+  Static bounds cut a window the rest cannot reach: the declarer's trumps above all the defenders' trumps win
+  their tricks, and so do the defenders' trumps above all of his (each such trick is worth at least the trump's
+  value), and the Pfeife bonus lies in a known range;
 * **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
   in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:
   Pfeife, XXI, Stieß; Dreiertarock: Pagat, Uhu, Kakadu, Mond, Sküs). Troccas (the king-jack swap, the Fool's
   payment and knocking name single cards) and Tatteln (melds) merge nothing.
+
+Every pruning keeps the values exact (tests: against plain minimax, and the full search against alpha-beta
+without table, bounds and merging on random positions).
 
 **Limits.** ``max_nodes`` bounds the search: when exceeded, :class:`SearchLimitError` is raised (no partial
 result). A state outside the card-play phase raises :class:`NotInPlayError`, a finished one
@@ -109,7 +121,9 @@ class Solver:
         self.game_name = game_name
         self.kernels = search_module(game_name)
         size = 1 << table_bits
-        self._tt = np.zeros((size, 4), dtype=np.int64)  # key, lower bound, upper bound, best move
+        # key, lower bound, upper bound, best move + subtree size, two value bounds (see the template)
+        self._tt = np.zeros((size, self.kernels.TT_COLS), dtype=np.int64)
+        self._tt.fill(0)  # touch the pages now, not in the first solve
         self._hist = np.zeros(self.kernels.NUM_PLAYERS * self.kernels.NUM_ACTIONS, dtype=np.int64)
         self._salt = itertools.count(1)
         self._lock = threading.Lock()

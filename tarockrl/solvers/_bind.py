@@ -16,8 +16,9 @@ from tarockrl.engine import codegen
 from tarockrl.solvers import _template
 
 _NAMES = (
-    "COPY_LEN", "GT_LEN", "MAX_DEPTH", "MAX_MOVES", "NUM_ACTIONS", "NUM_PLAYERS", "additive", "afmax", "akey",
-    "apast", "apply", "cur", "gen", "gtable", "hint", "in_play", "is_over", "key", "leaf", "paranoid", "side",
+    "COPY_LEN", "GT_LEN", "MAX_DEPTH", "MAX_MOVES", "NUM_ACTIONS", "NUM_PLAYERS", "additive", "afmax", "afmin",
+    "akey", "apast", "apply", "bonus_range", "cur", "gen", "gtable", "hint", "in_play", "is_over", "key", "leaf",
+    "monotone_past", "paranoid", "side",
 )
 
 

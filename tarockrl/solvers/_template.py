@@ -26,6 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tarockrl.solvers._common import hmix
+
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     COPY_LEN,
@@ -36,9 +38,11 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     NUM_PLAYERS,
     additive,
     afmax,
+    afmin,
     akey,
     apast,
     apply,
+    bonus_range,
     cur,
     gen,
     gtable,
@@ -47,6 +51,7 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     is_over,
     key,
     leaf,
+    monotone_past,
     paranoid,
     side,
 )
@@ -55,9 +60,10 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 
 INF = np.int64(1) << np.int64(40)
 # ctx slots
-C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT = range(11)
+C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES = range(12)
 CTX_LEN = 12
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
+SEMI_SALT = np.int64(0x1B873593)  # hashed with the threshold: keys of positions with a monotone past
 
 
 @njit(cache=True, inline="always")
@@ -113,12 +119,38 @@ def _r_to_f(rlo, rhi, p0, gt, glen, gdir):
         if rlo > -INF:  # value >= rlo  <=>  P < first P with gt <= rlo - 1
             fhi = _first(gt, glen, rlo - 1, False, gdir) - 1 - p0
     return flo, fhi
+@njit(cache=True, inline="always")
+def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
+    """A threshold entry (mode 2) updated: ``lo`` is the least signed past known to reach the threshold, with
+    ``vlo`` a lower bound of the value there (so of every better past); ``hi``/``vhi`` the most known not to,
+    with an upper bound of the value. A less demanding threshold replaces the stored one; an equal one keeps
+    the tighter value bound."""
+    lo = olo
+    wlo = ovlo
+    if nlo < olo:
+        lo = nlo
+        wlo = vlo
+    elif nlo == olo and nlo < INF:
+        wlo = max(ovlo, vlo)
+    hi = ohi
+    whi = ovhi
+    if nhi > ohi:
+        hi = nhi
+        whi = vhi
+    elif nhi == ohi and nhi > -INF:
+        whi = min(ovhi, vhi)
+    return lo, hi, wlo, whi
+
+
 HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT + history (capped)
 
 
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
-F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0 = range(12)
-F_LEN = 12
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0 = range(13)
+F_LEN = 13
+MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
+MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
+TT_COLS = 6  # key, lower, upper, move + work, and (threshold entries) the value bounds at the two thresholds
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -135,7 +167,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     glen = 0 if plain else ctx[C_GLEN]
     gdir = ctx[C_GDIR]
     root = ctx[C_ROOT]
-    mask = tt.shape[0] - 1
+    mask = (tt.shape[0] - 1) & ~np.int64(1)  # two-slot buckets: even slot by size of subtree, odd slot always
     d = d0
     fr[d, F_ALPHA] = alpha
     fr[d, F_BETA] = beta
@@ -157,36 +189,67 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             ttm = np.int64(-1)
             if usett:
                 add = glen > 0 and additive(row, ctx[C_OBJ])
+                semi = not add and glen > 0 and a_ + 1 == b_ and monotone_past(row, ctx[C_OBJ])
                 p0 = np.int64(0)
                 if add:
                     k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
                     p0 = apast(row, opts)
+                elif semi:  # keyed by the position and the threshold; the entry holds thresholds on the past
+                    k = akey(row) ^ ctx[C_SALT] ^ hmix(SEMI_SALT, b_)
+                    p0 = apast(row, opts) * gdir
                 else:
                     k = key(row, opts) ^ ctx[C_SALT]
                 fr[d, F_KEY] = k
-                fr[d, F_ADD] = 1 if add else 0
+                fr[d, F_ADD] = 1 if add else (2 if semi else 0)
                 fr[d, F_P0] = p0
-                e = tt[k & mask]
+                fr[d, F_N0] = ctx[C_NODES]
+                slot = k & mask
+                if tt[slot, 0] != k:
+                    slot += 1
+                e = tt[slot]
                 if e[0] == k:
-                    lo = e[1]
-                    hi = e[2]
+                    if semi:
+                        if p0 >= e[1]:  # value >= e[4] >= b_ for every past at least as good as e[1]
+                            ret = e[4]
+                            mode = RETURN
+                            continue
+                        if p0 <= e[2]:
+                            ret = e[5]
+                            mode = RETURN
+                            continue
+                    else:
+                        lo = e[1]
+                        hi = e[2]
+                        if add:
+                            lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
+                        if lo >= b_ or lo == hi:
+                            ret = lo
+                            mode = RETURN
+                            continue
+                        if hi <= a_:
+                            ret = hi
+                            mode = RETURN
+                            continue
+                        if lo > a_:
+                            a_ = lo
+                        if hi < b_:
+                            b_ = hi
+                    ttm = e[3] & MOVE_MASK
+                if add or semi:  # static bounds on the rest's points (and the bonus range of a monotone past):
+                    # a window outside the values they reach cuts off
+                    fmin = afmin(row, opts)
+                    fmax = afmax(row, opts)
                     if add:
-                        lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
-                    if lo >= b_ or lo == hi:
-                        ret = lo
-                        mode = RETURN
-                        continue
-                    if hi <= a_:
-                        ret = hi
-                        mode = RETURN
-                        continue
-                    if lo > a_:
-                        a_ = lo
-                    if hi < b_:
-                        b_ = hi
-                    ttm = e[3]
-                if add:  # the rest's points lie in [0, afmax]: a window outside the reachable values cuts off
-                    rlo, rhi = _f_to_r(np.int64(0), afmax(row, opts), p0, gt, glen, gdir)
+                        rlo, rhi = _f_to_r(fmin, fmax, p0, gt, glen, gdir)
+                    else:
+                        pp = p0 * gdir
+                        blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
+                        if gdir > 0:
+                            rlo = _gval(gt, glen, pp + fmin) + blo
+                            rhi = _gval(gt, glen, pp + fmax) + bhi
+                        else:
+                            rlo = _gval(gt, glen, pp + fmax) + blo
+                            rhi = _gval(gt, glen, pp + fmin) + bhi
                     if rlo >= b_ or rlo == rhi:
                         ret = rlo
                         mode = RETURN
@@ -262,19 +325,47 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     nlo = best
                     nhi = best
                 k = fr[d, F_KEY]
-                if fr[d, F_ADD] != 0:
+                mode_ = fr[d, F_ADD]
+                if mode_ == 1:
                     nlo, nhi = _r_to_f(nlo, nhi, fr[d, F_P0], gt, glen, gdir)
-                e = tt[k & mask]
-                if e[0] == k:
-                    lo = max(e[1], nlo)
-                    hi = min(e[2], nhi)
+                elif mode_ == 2:  # thresholds on the (signed) past: the least known to reach b0, the most known not to
+                    if best >= b0:
+                        nlo = fr[d, F_P0]
+                        nhi = -INF
+                    else:
+                        nlo = INF
+                        nhi = fr[d, F_P0]
+                sv_lo = best  # mode 2: the value bound found at the threshold (kept with it)
+                sv_hi = best
+                work = ctx[C_NODES] - fr[d, F_N0]
+                slot = k & mask
+                e = tt[slot]
+                old = e
+                if e[0] != k:
+                    old = tt[slot + 1]
+                if old[0] == k:
+                    if mode_ == 2:
+                        lo, hi, sv_lo, sv_hi = _merge_semi(old[1], old[2], old[4], old[5], nlo, nhi, sv_lo, sv_hi)
+                    else:
+                        lo = max(old[1], nlo)
+                        hi = min(old[2], nhi)
+                    work = max(work, old[3] >> MOVE_BITS)
                 else:
                     lo = nlo
                     hi = nhi
+                if e[0] != k:
+                    if work >= (e[3] >> MOVE_BITS):  # the bigger subtree keeps the even slot, the other goes odd
+                        e1 = tt[slot + 1]
+                        for j in range(TT_COLS):
+                            e1[j] = e[j]
+                    else:
+                        e = tt[slot + 1]
                 e[0] = k
                 e[1] = lo
                 e[2] = hi
-                e[3] = fr[d, F_BM]
+                e[4] = sv_lo
+                e[5] = sv_hi
+                e[3] = fr[d, F_BM] + (min(work, np.int64(1) << np.int64(46)) << MOVE_BITS)
             ret = best
             mode = RETURN
         if mode == RETURN:
@@ -305,10 +396,11 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
 def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len):
     """Exact values of every legal action of ``row`` (the root) for the root side; returns their number.
 
-    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``); each distinct
-    (non-equivalent) root action is solved exactly by MTD(f) (zero-window searches from a guess, the previous
-    action's value, until the lower and upper bound meet); an equivalent action gets its representative's
-    value. On an exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
+    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The root's value is
+    found first by MTD(f) (zero-window searches from a guess until the lower and upper bound meet); then each
+    distinct (non-equivalent) root action is solved exactly by MTD(f) from that value, also its upper bound (one
+    zero-window search settles a best action); an equivalent action gets its representative's value. On an
+    exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
     """
     stack = np.empty((MAX_DEPTH + 2, stack_len), dtype=np.int64)
     for d in range(MAX_DEPTH + 2):
@@ -340,8 +432,33 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     root_moves = np.zeros(MAX_MOVES, dtype=np.int64)
     root_reps = np.zeros(MAX_MOVES, dtype=np.int64)
     n = gen(row, opts, root_moves, root_reps, merge_root)
-    guess = np.int64(0)
-    # search the representatives, the table's favourite first
+    # the values the root can take, when the table gives them: the table's values plus the bonus range's ends
+    levels = np.zeros(3 * max(GT_LEN, 1), dtype=np.int64)
+    nlev = 0
+    if glen > 0 and ctx[C_OBJ] == 0 and not additive(row, ctx[C_OBJ]) and monotone_past(row, ctx[C_OBJ]):
+        blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
+        for p in range(glen):
+            levels[3 * p] = gt[p] + blo
+            levels[3 * p + 1] = gt[p]
+            levels[3 * p + 2] = gt[p] + bhi
+        nlev = 3 * glen
+    elif glen > 0 and additive(row, ctx[C_OBJ]):
+        for p in range(glen):
+            levels[p] = gt[p]
+        nlev = glen
+    if nlev > 0:  # sorted, unique
+        levels[:nlev] = np.sort(levels[:nlev])
+        m = 1
+        for i in range(1, nlev):
+            if levels[i] != levels[m - 1]:
+                levels[m] = levels[i]
+                m += 1
+        nlev = m
+    # the value of the root itself first: no action is worth more, and most are worth as much, so one
+    # zero-window search (value >= best) settles those
+    best = _mtdf(stack, 0, -INF, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev)
+    if ctx[C_ABORT] != 0:
+        return n
     for i in range(n):
         out_actions[i] = root_moves[i]
         out_values[i] = 0
@@ -352,22 +469,54 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         for j in range(COPY_LEN):
             child[j] = row[j]
         apply(child, root_moves[i], opts)
-        # MTD(f): zero-window searches from a guess (the previous action's value) until the bounds meet
-        lo = -INF
-        hi = INF
-        g = guess
-        while lo < hi:
-            beta = g + 1 if g == lo else g
-            g = _search(stack, 1, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
-            if ctx[C_ABORT] != 0:
-                return n
-            if g < beta:
-                hi = g
-            else:
-                lo = g
-        out_values[i] = g
-        guess = g
+        out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels,
+                              nlev)
+        if ctx[C_ABORT] != 0:
+            return n
     return n
+
+
+@njit(cache=True)
+def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev):
+    """The exact value of ``stack[d0]``, known to lie in ``[lo, hi]``, by zero-window searches until the bounds
+    meet (a fail-soft result moves a bound past the window when it can). The first search tests ``guess`` when
+    it lies in ``(lo, hi]``. Then MTD(f) tests the last result (from 0): after a fail high the next value above
+    it, after a fail low that value. When the values the position can take are known (``levels[:nlev]``,
+    sorted; the settlement is a step function of the points), the tests snap to them: the least level above the
+    lower bound, the greatest level at most the upper bound, so no search tests a value between two steps."""
+    g = guess
+    first = True
+    while lo < hi:
+        if first and lo < guess <= hi:
+            beta = guess
+        elif nlev > 0:
+            i0 = np.searchsorted(levels[:nlev], lo, side="right")  # first level > lo
+            i1 = np.searchsorted(levels[:nlev], hi, side="right")  # levels[i0:i1] lie in (lo, hi]
+            if i0 >= i1:
+                return lo  # no value the position can take lies above lo
+            if first:  # the level nearest above 0
+                j = min(max(np.searchsorted(levels[:nlev], np.int64(0), side="left"), i0), i1 - 1)
+            elif g == lo:  # failed high: the least level above the new lower bound
+                j = i0
+            else:  # failed low: the greatest level at most the new upper bound
+                j = i1 - 1
+            beta = levels[j]
+        else:
+            if first:
+                g = np.int64(0)
+            beta = max(g, lo + 1)
+            if beta > hi:
+                beta = hi
+        first = False
+        ctx[C_PROBES] += 1
+        g = _search(stack, d0, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+        if ctx[C_ABORT] != 0:
+            return np.int64(0)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return lo
 
 
 @njit(cache=True)
@@ -385,7 +534,7 @@ def minimax_plain(row, opts, root, objective):
     reps = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
     scores = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
     fr = np.zeros((MAX_DEPTH + 2, F_LEN), dtype=np.int64)
-    tt = np.zeros((1, 4), dtype=np.int64)
+    tt = np.zeros((2, TT_COLS), dtype=np.int64)
     hist = np.zeros(1, dtype=np.int64)
     gt = np.zeros(1, dtype=np.int64)
     return _search(stack, 0, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr)

@@ -245,7 +245,8 @@ def test_every_adapter_imports():
     for name in ("dreierles", "dreiertarock", "troccas", "tatteln"):
         module = importlib.import_module(f"tarockrl.solvers.adapters.{name}")
         for attr in ("in_play", "is_over", "cur", "side", "paranoid", "leaf", "gen", "key", "hint", "apply",
-                     "additive", "akey", "apast", "gtable", "COPY_LEN", "MAX_DEPTH", "MAX_MOVES"):
+                     "additive", "akey", "apast", "gtable", "afmin", "afmax", "bonus_range", "monotone_past",
+                     "COPY_LEN", "MAX_DEPTH", "MAX_MOVES"):
             assert hasattr(module, attr), (name, attr)
         game = tarockrl.make_game(name)
         assert module.NUM_PLAYERS == game.num_players
@@ -275,3 +276,24 @@ def test_tatteln_stock_phase(options):
         assert leaf(s, root, "returns") == with_table.value
         checked += 1
     assert checked == 2
+
+
+@pytest.mark.parametrize(("options", "pass_all"), [({}, False), ({"counting_method": "exact_thirds",
+                                                                  "pfeife_announce_timing": "after_knocks"}, False),
+                                                   ({}, True)])
+def test_pruning_keeps_every_value(options, pass_all):
+    """Dreierles, 40 random positions with up to 4 tricks left (the Pfeife in play or not, Räuber): the full
+    search (rank-abstracted table keys, thresholds on the points so far, static bounds from sure top trumps
+    and the Pfeife bonus range, equivalent cards, two-slot table) gives every action the value of alpha-beta
+    without table, bounds and merging."""
+    game = _game("dreierles", options)
+    solver = solver_for("dreierles")
+    pfeife_in_play = 0
+    for state in positions(game, 4, pass_all, 40, seed0=2000):
+        row = state._row
+        pfeife_in_play += int(any((row[DL.HAND + s] & 1) != 0 for s in range(3)))
+        for objective in ("returns", "card_points"):
+            full = solver.solve(state, objective=objective)
+            plain = solver.solve(state, objective=objective, merge=False, table=False)
+            assert full.action_values == plain.action_values, (objective, state.history())
+    assert pass_all or pfeife_in_play >= 5  # (Räuber: the Pfeife goes by trick 3)

@@ -8,23 +8,31 @@ the two defenders' settlements) for the defenders' side, the root seat's own in 
 points of the root's side as the game counts them at the end (``POINTS``: the side's pile with the discards or
 the defenders' part of the blind, in groups of three; the own pile in Räuber).
 
-Transposition key: the hands, the seat to move, the leader and the cards of the current trick, and a summary
-of the tricks won so far that is exactly what the settlement depends on: the declarer's pile points so far
-(discards and completed tricks; the defenders' pile is the rest), or in Räuber the number of cards and the value
-sum each seat has won, with the Stieß-played flag and the count of trump leads (both read by the Räuber play
-restrictions). Scoring reads only these: ``pile_points`` of a pile depends on its size and value sum, and for
-piles whose sizes differ by whole tricks it is additive (a won trick adds its value minus 2, or 3 value - 6 in
-exact thirds), so the declarer's final points are the points so far plus the points of the tricks still to
-win; the Pfeife bonus depends on the last trick itself; hand bonuses on the hands at the start of play or as
-dealt.
+Transposition key: the position up to ranks (``rank_key``: the cards still in play in suit and rank order, each
+as its place, a hand or its position in the current trick, and its counting value; the seat to move, the leader),
+and a summary of the tricks won so far that is exactly what the settlement depends on: the declarer's pile points
+so far (discards and completed tricks; the defenders' pile is the rest), or in Räuber the number of cards and the
+value sum each seat has won, with the Stieß-played flag, the count of trump leads and which of the Pfeife, XXI
+and Stieß are still in play (all read by the Räuber play restrictions). Outside Räuber the play depends on cards
+only through suit, rank order and value, and scoring reads only these: ``pile_points`` of a pile depends on its
+size and value sum, and for piles whose sizes differ by whole tricks it is additive (a won trick adds its value
+minus 2, or 3 value - 6 in exact thirds), so the declarer's final points are the points so far plus the points of
+the tricks still to win; the Pfeife bonus depends on the last trick itself; hand bonuses on the hands at the start
+of play or as dealt.
 
 Additive positions (not Räuber, and with ``objective="returns"`` the Pfeife out of play, so its bonus is fixed,
 or with ``"card_points"`` always): the root side's value is a monotone function (``gtable``) of the declarer's
 final pile points = points so far (``apast``) + points of the rest, and the rest does not depend on the past.
 There the table key is the position alone (``akey``) and the table stores bounds on the points of the rest,
 translated to and from value bounds through the monotone table: transpositions with different pasts share one
-entry. The rest's points lie between 0 and the points of all cards still in play (``afmax``), so a search
-window outside the values those reach is cut off at once.
+entry. The rest's points lie between ``afmin`` (the declarer's sure top trumps) and ``afmax`` (all points still
+in play less the defenders' sure top trumps), so a search window outside the values those reach is cut off at
+once.
+
+Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
+value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
+so it is monotone in the points so far for a fixed position, and the search keys the position and the zero-window
+threshold and stores the least (most) points so far known to reach (miss) it; the same static bounds cut.
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
@@ -35,12 +43,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import popcount
-from tarockrl.engine.masktricks import winning_card
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.masktricks import highest_index, winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS, VALUE_CLASS_MASKS
 from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
-from tarockrl.games.dreierles.rules import O_BONUS_BASIS, O_COUNTING, O_KNOCK_DOUBLES_BONUSES, O_PFEIFE_ANNOUNCED
+from tarockrl.games.dreierles.rules import (
+    O_BONUS_BASIS,
+    O_COUNTING,
+    O_KNOCK_DOUBLES_BONUSES,
+    O_PFEIFE_ANNOUNCED,
+    O_PFEIFE_SILENT,
+)
 from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
 
 ONE = np.int64(1)
@@ -140,21 +154,64 @@ def hint(row, opts, action, root):
 
 
 @njit(cache=True)
+def rank_key(row, h):
+    """Fold the position up to ranks into ``h``: the cards still in play (hands and current trick) in index
+    order, each as its place (a hand, or its position in the trick) and counting value, the number of them per
+    suit, the seat to move, the leader and the trick size. Outside Räuber the rest of the deal depends on
+    nothing more (card identity matters only through suit, rank order among the cards still in play and value;
+    the Pfeife, the one card whose identity scoring reads, is flagged), so positions that differ only in which
+    cards of equal structure were played share a key."""
+    h0 = row[L.HAND]
+    h1 = row[L.HAND + 1]
+    h2 = row[L.HAND + 2]
+    n = row[L.TRICK_N]
+    t0 = (ONE << row[L.TRICK_CARD]) if n > 0 else np.int64(0)
+    t1 = (ONE << row[L.TRICK_CARD + 1]) if n > 1 else np.int64(0)
+    rem = h0 | h1 | h2 | t0 | t1
+    acc = np.int64(0)
+    k = 0
+    m = rem
+    while m != 0:
+        c = lowest_index(m)
+        b = m & -m
+        m ^= b
+        if (h0 & b) != 0:
+            o = 0
+        elif (h1 & b) != 0:
+            o = 1
+        elif (h2 & b) != 0:
+            o = 2
+        elif (t0 & b) != 0:
+            o = 3
+        else:
+            o = 4
+        acc = acc * 64 + o + 8 * VALUES[c]
+        k += 1
+        if k == 10:
+            h = hmix(h, acc)
+            acc = np.int64(0)
+            k = 0
+    h = hmix(h, acc + (np.int64(k) << np.int64(60)))
+    su = popcount(rem & TRUMPS) + 64 * popcount(rem & SUIT_OF_CARD[22]) + 4096 * popcount(rem & SUIT_OF_CARD[30])
+    su += 262144 * popcount(rem & SUIT_OF_CARD[38]) + 16777216 * popcount(rem & SUIT_OF_CARD[46])
+    return hmix(h, su + (np.int64(row[L.CUR] + 8 * row[L.LEADER] + 64 * n + 256 * (rem & PFEIFE)) << np.int64(32)))
+
+
+@njit(cache=True)
 def key(row, opts):
     """Transposition key (see the module docstring)."""
-    h = hmix(np.int64(0x5EED), row[L.HAND])
-    h = hmix(h, row[L.HAND + 1])
-    h = hmix(h, row[L.HAND + 2])
-    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
-    h = hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
-    if row[L.RAEUBER] != 0:
+    if row[L.RAEUBER] != 0:  # the Räuber rules also read the Pfeife, XXI and Stieß themselves and the trumps led
+        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+        for i in range(row[L.TRICK_N]):
+            rem |= ONE << row[L.TRICK_CARD + i]
+        h = rank_key(row, hmix(np.int64(0x7A0), rem & (PFEIFE | T21 | STIESS)))
         for s in range(3):
             w = row[L.WON + s]
             h = hmix(h, popcount(w) + 128 * _vsum(w))
-        h = hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
-    else:  # the declarer's pile points so far: the final points are these plus the rest's (see apast)
-        h = hmix(h, pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
-    return h
+        return hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
+    # the position up to ranks, and the declarer's pile points so far (the final points are these plus the
+    # rest's, see apast)
+    return hmix(rank_key(row, np.int64(0x5EED)), pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
 
 
 @njit(cache=True, inline="always")
@@ -179,21 +236,81 @@ def additive(row, objective):
 
 @njit(cache=True)
 def akey(row):
-    """Transposition key of an additive position: the position only (no summary of the past)."""
-    h = hmix(np.int64(0xADD), row[L.HAND])
-    h = hmix(h, row[L.HAND + 1])
-    h = hmix(h, row[L.HAND + 2])
-    h = hmix(h, row[L.CUR] + 8 * row[L.LEADER] + 64 * row[L.TRICK_N])
-    return hmix(h, (row[L.TRICK_CARD] + 1) + 64 * (row[L.TRICK_CARD + 1] + 1) + 4096 * (row[L.TRICK_CARD + 2] + 1))
+    """Transposition key of an additive position: the position up to ranks (``rank_key``), no summary of the
+    past."""
+    return rank_key(row, np.int64(0xADD))
 
 
 @njit(cache=True)
 def afmax(row, opts):
-    """Most pile points the rest can add: all cards still in play (whole tricks) taken by the declarer."""
+    """Most pile points the rest can add for the declarer: all cards still in play (whole tricks), less what the
+    defenders surely win: a trick in which a defender plays a trump above all the declarer's trumps still in
+    play is theirs and worth at least that trump's value, or the two values less one when both defenders play
+    such trumps into it (thirds: three times that)."""
     rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
     for i in range(row[L.TRICK_N]):
         rem |= ONE << row[L.TRICK_CARD + i]
-    return pile_points(rem, opts)
+    total = pile_points(rem, opts)
+    d = row[L.DECLARER]
+    theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
+    mine = row[L.HAND + d] & TRUMPS
+    for i in range(row[L.TRICK_N]):
+        if (row[L.LEADER] + i) % 3 != d:
+            theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
+        else:
+            mine |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
+    if mine != 0:
+        theirs &= ~((ONE << (highest_index(mine) + 1)) - ONE)
+    v = np.int64(0)
+    k = 0
+    while theirs != 0:
+        c = lowest_index(theirs)
+        theirs &= theirs - ONE
+        v += VALUES[c]
+        k += 1
+    v -= k // 2
+    return total - (3 * v if opts[O_COUNTING] == 1 else v)
+
+
+@njit(cache=True)
+def afmin(row, opts):
+    """Fewest pile points the rest surely adds for the declarer: every trick still to come in which he plays a
+    trump above all the defenders' trumps still in play (in hand or in the current trick) is his, and adds at
+    least that trump's value (two more cards of value 1 or more, minus 2; thirds: three times that)."""
+    d = row[L.DECLARER]
+    mine = row[L.HAND + d] & TRUMPS
+    if mine == 0:
+        return np.int64(0)
+    theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
+    n = row[L.TRICK_N]
+    for i in range(n):
+        if (row[L.LEADER] + i) % 3 != d:
+            theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
+    if theirs != 0:
+        mine &= ~((ONE << (highest_index(theirs) + 1)) - ONE)
+    v = np.int64(0)
+    while mine != 0:
+        c = lowest_index(mine)
+        mine &= mine - ONE
+        v += VALUES[c]
+    return 3 * v if opts[O_COUNTING] == 1 else v
+
+
+@njit(cache=True)
+def bonus_range(row, opts, root):
+    """With the Pfeife still in play: the range of its bonus in the root side's value, relative to ``gtable``
+    (which holds the failed announced bonus, or none when silent)."""
+    d = row[L.DECLARER]
+    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    if row[L.ANNOUNCED] == 1:
+        lo = np.int64(0)
+        hi = 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+    else:
+        hi = 2 * opts[O_PFEIFE_SILENT] * bm
+        lo = -hi
+    if root == d:
+        return lo, hi
+    return -hi, -lo
 
 
 @njit(cache=True)
@@ -229,3 +346,11 @@ def gtable(row, opts, root, objective, out):
         r = 2 * x + hb
         out[p] = r if root == d else -r
     return pmax + 1
+
+
+@njit(cache=True)
+def monotone_past(row, objective):
+    """True when the value is a monotone function (in the direction of ``gtable``) of the declarer's pile points
+    so far (``apast``) for a fixed position (``akey``): outside Räuber, also while the Pfeife is in play (its
+    bonus is decided by the last trick, so each outcome adds a constant to a monotone table)."""
+    return row[L.RAEUBER] == 0

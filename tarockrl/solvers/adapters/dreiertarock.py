@@ -175,3 +175,21 @@ def apast(row, opts):
 def gtable(row, opts, root, objective, out):
     """No additive positions: 0 entries."""
     return np.int64(0)
+
+
+@njit(cache=True)
+def monotone_past(row, objective):
+    """Never (no ``gtable``): the full transposition key is used everywhere."""
+    return False
+
+
+@njit(cache=True)
+def afmin(row, opts):
+    """Unused (no additive positions)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def bonus_range(row, opts, root):
+    """Unused (no positions with a monotone past)."""
+    return np.int64(0), np.int64(0)
