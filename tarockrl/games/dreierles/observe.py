@@ -106,7 +106,8 @@ def _put_cards(out, offset, mask):
 
 @njit(cache=True)
 def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
+    """Write the observation of seat ``player`` into ``out``
+    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
     out[:] = 0.0
     terminal = state[L.PHASE] == L.TERMINAL
     declarer = state[L.DECLARER]

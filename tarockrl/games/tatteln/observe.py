@@ -145,7 +145,8 @@ def _put_cards(out, offset, mask):
 
 @njit(cache=True)
 def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` (float32[obs_len]) into ``out``."""
+    """Write the observation of seat ``player`` into ``out``
+    (float32[obs_len], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
     out[:] = 0.0
     d = pack_index(opts)
     n = opts[O_DECK]

@@ -138,7 +138,8 @@ def _put_cards(out, offset, tw, sw):
 
 @njit(cache=True)
 def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
+    """Write the observation of seat ``player`` into ``out``
+    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
     out[:] = 0.0
     phase = state[L.PHASE]
     terminal = phase == L.TERMINAL
