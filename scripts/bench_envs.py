@@ -5,6 +5,7 @@ Run::
     python scripts/bench_envs.py                      # every game, 3 s per measurement
     python scripts/bench_envs.py --game dreierles --seconds 5 --num-envs 4096
     python scripts/bench_envs.py --vector-only --obs-dtype float32 --obs-dtype uint8   # compact observations
+    python scripts/bench_envs.py --vector-only --obs-dtype float32 --obs-dtype uint8 --seconds 4 --windows 8
 
 Figures (learner steps per second; a learner step = one action of the learning seat plus every opponent action up
 to its next turn, random opponents played inside the engine):
@@ -131,7 +132,9 @@ def bench_state_loop(game: str, seconds: float) -> Rate:
 
 
 def bench_vector(game: str, seconds: float, num_envs: int, threads: int | None,
-                 obs_dtype: str = "float32") -> tuple[Rate, Rate]:
+                 obs_dtype: str = "float32", windows: int = 1) -> tuple[Rate, Rate, list[Rate]]:
+    """The vector env's bench loop for ``seconds``: (loop, env.step only, the loop in each of ``windows`` equal
+    windows)."""
     envs = gymnasium.make_vec(env_id(game), num_envs=num_envs, vectorization_mode="vector_entry_point",
                               num_threads=threads, obs_dtype=obs_dtype)
     obs, info = envs.reset(seed=0)
@@ -151,9 +154,10 @@ def bench_vector(game: str, seconds: float, num_envs: int, threads: int | None,
 
     run()
     env_wall = env_cpu = 0.0
-    total = timed(run, seconds)
+    parts = [timed(run, seconds / windows) for _ in range(windows)]
     envs.close()
-    return total, Rate(total.steps, env_wall, env_cpu)
+    total = Rate(sum(r.steps for r in parts), sum(r.wall for r in parts), sum(r.cpu for r in parts))
+    return total, Rate(total.steps, env_wall, env_cpu), parts
 
 
 def bench_selfplay(game: str, seconds: float, num_envs: int) -> Rate:
@@ -193,6 +197,9 @@ def main() -> None:
     parser.add_argument("--obs-dtype", action="append", choices=("float32", "uint8", "int8"),
                         help="observation dtype(s) of the vector env, measured side by side (default: float32)")
     parser.add_argument("--vector-only", action="store_true", help="only the vector env (one thread per dtype)")
+    parser.add_argument("--windows", type=int, default=1,
+                        help="with --vector-only: also print the best and the median per-core rate of this many "
+                             "equal windows (on a loaded machine the best window is the least disturbed)")
     args = parser.parse_args()
     dtypes = args.obs_dtype or ["float32"]
     games = args.game or tarockrl.list_games()
@@ -207,16 +214,20 @@ def main() -> None:
             for dt in dtypes:
                 bench_vector(game, 0.2, args.num_envs, 1, dt)  # compile outside the measurement
             for dt in dtypes:
-                total, step_only = bench_vector(game, args.seconds, args.num_envs, 1, dt)
+                total, step_only, parts = bench_vector(game, args.seconds, args.num_envs, 1, dt, max(1, args.windows))
                 print(f"  obs_dtype={dt:<8} {total.per_cpu_s:>12,.0f} per core (loop) | {step_only.per_cpu_s:>12,.0f} "
                       f"per core (env.step only) | {total.per_s:>12,.0f} per wall-clock s")
+                if args.windows > 1:
+                    rates = sorted(r.per_cpu_s for r in parts)
+                    print(f"  {'':<18}{rates[-1]:>12,.0f} per core (loop, best of {len(rates)} windows) | "
+                          f"{rates[len(rates) // 2]:>12,.0f} median")
             continue
         bench_single(game, 0.2, True)  # compile outside the measurements
         base = bench_state_loop(game, args.seconds)
         single = bench_single(game, args.seconds, False)
         single_raw = bench_single(game, args.seconds, True)
-        vec1, vec1_env = bench_vector(game, args.seconds, args.num_envs, 1)
-        vec, vec_env = bench_vector(game, args.seconds, args.num_envs, None)
+        vec1, vec1_env, _ = bench_vector(game, args.seconds, args.num_envs, 1)
+        vec, vec_env, _ = bench_vector(game, args.seconds, args.num_envs, None)
         sp = bench_selfplay(game, args.seconds, args.num_envs)
         start = startup(game)
 

@@ -5,7 +5,7 @@ here takes and returns ``int64`` only, so kernels never drift into ``uint64`` or
 
 Every LLVM intrinsic of the package lives here, once: under the JIT ``popcount``, ``lowest_index`` and
 ``highest_index`` compile to the hardware instructions (LLVM ``ctpop``, ``cttz``, ``ctlz``), and ``pdep`` to
-x86 BMI2 ``pdep`` where the CPU has a fast one (``FAST_PDEP``; :func:`tarockrl.engine.wide.select_index` uses it).
+x86 BMI2 ``pdep`` where the CPU has a fast one (``FAST_PDEP``; :func:`tarockrl.engine.select.select_bit` uses it).
 With ``NUMBA_DISABLE_JIT=1`` plain-Python versions with the same results are used instead, so the whole engine
 also runs (slowly) as ordinary Python for debugging and coverage.
 """
@@ -53,29 +53,29 @@ else:
     from numba.core import types
     from numba.extending import intrinsic
 
-    @intrinsic
-    def _ctpop(typingctx, x):
-        """LLVM ``ctpop`` on an int64."""
+    def _unary_int64(x, name, zero_poison):
+        """Typing and code of the int64 -> int64 LLVM intrinsic ``name`` (``zero_poison``: its i1 flag, or None)."""
         if x != types.int64:
             return None
 
         def codegen(context, builder, signature, args):
-            fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
-            return builder.call(fn, [args[0]])
+            if zero_poison is None:
+                fn = builder.module.declare_intrinsic(name, [ir.IntType(64)])
+                return builder.call(fn, [args[0]])
+            fn = builder.module.declare_intrinsic(name, [ir.IntType(64), ir.IntType(1)])
+            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), zero_poison)])
 
         return types.int64(types.int64), codegen
+
+    @intrinsic
+    def _ctpop(typingctx, x):
+        """LLVM ``ctpop`` on an int64."""
+        return _unary_int64(x, "llvm.ctpop", None)
 
     @intrinsic
     def _cttz(typingctx, x):
         """LLVM ``cttz`` on an int64 (the result for 0 is 64)."""
-        if x != types.int64:
-            return None
-
-        def codegen(context, builder, signature, args):
-            fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
-            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
-
-        return types.int64(types.int64), codegen
+        return _unary_int64(x, "llvm.cttz", 0)
 
     @njit(cache=True, inline="always")
     def popcount(x):
@@ -85,14 +85,7 @@ else:
     @intrinsic
     def _ctlz(typingctx, x):
         """LLVM ``ctlz`` on an int64 (the result for 0 is 64)."""
-        if x != types.int64:
-            return None
-
-        def codegen(context, builder, signature, args):
-            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
-            return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
-
-        return types.int64(types.int64), codegen
+        return _unary_int64(x, "llvm.ctlz", 0)
 
     @njit(cache=True, inline="always")
     def lowest_index(x):

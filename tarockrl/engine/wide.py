@@ -6,19 +6,17 @@ of ``lo`` when ``i < split`` and bit ``i - split`` of ``hi`` otherwise. Troccas 
 
 The helpers mirror the one-word helpers of :mod:`.bits` and :mod:`.tricks` (they call them, they do not
 re-implement them) and keep every value ``int64``. A one-word game is the special case ``hi = 0`` with
-``split = 64``, so the same functions serve both widths. ``select_index`` (the ``n``-th set bit through x86
-``pdep`` of :mod:`.bits` where the CPU has a fast BMI2 ``pdep``, else the broadword
-:func:`tarockrl.engine.select.select_bit`) is the one new one-word primitive; ``highest_index`` is re-exported
-from :mod:`.bits`.
+``split = 64``, so the same functions serve both widths. ``select_index`` (the ``n``-th set bit) is
+:func:`tarockrl.engine.select.select_bit` (x86 ``pdep`` where the CPU has a fast one, else broadword) and
+``highest_index`` is re-exported from :mod:`.bits`.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import FAST_PDEP, highest_index, lowest_index, nth_set_index, pdep
+from tarockrl.engine.bits import highest_index
 from tarockrl.engine.select import select_bit
 from tarockrl.engine.tricks import sum_values
 
@@ -30,25 +28,7 @@ __all__ = [
     "wide_sum_values",
 ]
 
-if FAST_PDEP:
-
-    @njit(cache=True, inline="always")
-    def select_index(x, n):
-        """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
-        return lowest_index(pdep(np.int64(1) << np.int64(n), np.int64(x)))
-
-elif numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subprocess test
-
-    def select_index(x, n):
-        """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
-        return nth_set_index(x, n)
-
-else:  # pragma: no cover - CPUs without a fast pdep
-
-    @njit(cache=True, inline="always")
-    def select_index(x, n):
-        """Index of the ``n``-th set bit of ``x`` (n = 0 is the lowest); ``n`` must be below popcount(x)."""
-        return select_bit(x, n)
+select_index = select_bit  # the n-th set bit (n = 0 is the lowest): pdep where it is fast, else broadword
 
 
 @njit(cache=True, inline="always")

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.obsput import flip_signed
 from tarockrl.engine.rng import below, stream_seed
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
@@ -44,7 +45,7 @@ TERMINAL_PHASE = 0
 deal = None  # (row, seed, deal_id, opts)
 legal_mask = None  # (row, opts, out_bool)
 apply_action = None  # (row, action, opts) -> 0 ok / 1 illegal / 2 over
-observe = None  # (row, player, opts, out_f32)
+observe = None  # (row, player, opts, out): float32 values or uint8/int8 codes (tarockrl.engine.obsput)
 returns = None  # (row, out_f64)
 HAS_RANDOM_ACTION = False  # the game provides random_action (optional GameDefinition field)
 random_action = None  # (row, opts, rng) -> (rng, action): a uniformly random legal action
@@ -195,24 +196,35 @@ def settle(row, ctrl, opts, kinds, scratch):
 
 
 @njit(cache=True)
-def observe_row(row, player, opts, i, obs_out, qout, codes, oscratch, coded):
-    """Observation of ``player`` into row ``i`` of ``obs_out`` (float32), or, when ``coded``, as integer codes
-    into row ``i`` of ``qout`` through the float32 scratch ``oscratch`` (``codes``: DEN, OFF, [lo, hi])."""
-    if coded:  # the loop of tarockrl.games.obs_dtype.quantize_row (kept here: no dependency outside the hash)
-        observe(row, player, opts, oscratch)
-        den, off, lo, hi, dst = codes[0], codes[1], codes[2, 0], codes[2, 1], qout[i]
-        for j in range(OBS_SIZE):
-            v = np.rint(oscratch[j] * den[j] + off[j])
-            dst[j] = min(max(v, lo), hi)
-    else:
-        observe(row, player, opts, obs_out[i])
+def squash_row(out, idx):
+    """``x / (1 + |x|)`` in float32 on the entries ``idx`` of ``out`` (:func:`tarockrl.envs.bounds.squash`)."""
+    one = np.float32(1.0)
+    for j in idx:
+        x = out[j]
+        out[j] = x / (one + abs(x))
 
 
 @njit(cache=True)
-def emit(row, player, opts, legal_out, i, obs_out, qout, codes, oscratch, coded, mask_out):
+def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash):
+    """Observation of ``player`` into row ``i`` of ``obs_out`` (float32; with ``squash``, the entries ``fix``
+    squashed), or, when ``coded``, as integer codes written directly into row ``i`` of ``qout`` (``fix``: the
+    signed entries of a ``uint8`` code row, whose bit 7 is flipped; :mod:`tarockrl.engine.obsput`)."""
+    if coded:
+        dst = qout[i]
+        observe(row, player, opts, dst)
+        flip_signed(dst, fix)
+    else:
+        dst = obs_out[i]
+        observe(row, player, opts, dst)
+        if squash:
+            squash_row(dst, fix)
+
+
+@njit(cache=True)
+def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, squash, mask_out):
     """Observation of ``player`` into row ``i`` (see :func:`observe_row`); its legal actions into ``legal_out``
     (bool) and ``mask_out`` (int8), both all False / 0 unless ``player`` is to move."""
-    observe_row(row, player, opts, i, obs_out, qout, codes, oscratch, coded)
+    observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash)
     if row[SLOT_PHASE] != TERMINAL_PHASE and row[SLOT_CUR] == player:
         legal_mask(row, opts, legal_out)
         mask_out[:] = legal_out.view(np.int8)
@@ -234,7 +246,7 @@ def _next_episode(i, row, c, params, opts):
 
 @njit(cache=True)
 def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out,
-                 rew_out, term_out, ret_out, final_obs, qout, qfinal, codes, oscratch):
+                 rew_out, term_out, ret_out, final_obs, qout, qfinal, fix):
     """One row of the single-agent envs; returns its status (also stored in ``ctrl[i, C_STATUS]``)."""
     row = rows[i]
     c = ctrl[i]
@@ -283,11 +295,11 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
                     _next_episode(i, row, c, params, opts)
                     continue
             elif code == READY:
-                emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])
+                emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i])
                 c[C_STATUS] = READY
                 return READY
             elif code == AGENT:
-                emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])
+                emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i])
                 c[C_STATUS] = AGENT
                 return AGENT
             else:
@@ -296,11 +308,11 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
         # the learner's episode is over
         if params[P_AUTORESET] == AUTORESET_SAME_STEP:
             if params[P_WANT_FINAL_OBS] != 0:
-                observe_row(row, c[C_SEAT], opts, i, final_obs, qfinal, codes, oscratch, coded)
+                observe_row(row, c[C_SEAT], opts, i, final_obs, qfinal, fix, coded, True)
             _next_episode(i, row, c, params, opts)
             ended = False
             continue
-        emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])  # over: no mask
+        emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i])  # over: no mask
         c[C_NEEDS_RESET] = 1
         c[C_STATUS] = DONE
         return DONE
@@ -308,7 +320,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
 
 @njit(cache=True)
 def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_out, mask_out, term_out, ret_out,
-                  qout, codes, oscratch):
+                  qout, fix):
     """One row of the self-play batch: the seat to move plays ``action``; returns its status."""
     row = rows[i]
     c = ctrl[i]
@@ -328,22 +340,22 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
     coded = params[P_OBS_CODES] != 0
     if row[SLOT_PHASE] == TERMINAL_PHASE:
         if coded:  # the codes of an all-zero observation
-            for j in range(OBS_SIZE):
-                qout[i, j] = codes[1, j]
+            qout[i, :] = 0
+            flip_signed(qout[i], fix)
         else:
             obs_out[i, :] = 0.0
         mask_out[i, :] = 0
         legal[i, :] = False
         c[C_STATUS] = DONE
         return DONE
-    emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, codes, oscratch, coded, mask_out[i])
+    emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i])
     c[C_STATUS] = READY
     return READY
 
 
 @njit(cache=True, nogil=True)
 def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out, rew_out, term_out,
-        ret_out, final_obs, qout, qfinal, codes):
+        ret_out, final_obs, qout, qfinal, fix):
     """Run ``ops[i]`` with ``actions[i]`` on rows ``lo .. hi-1``; returns ``(rows waiting for an agent, broken)``.
 
     Learner ops (single env and vector env): ``OP_STEP`` plays the learner's action (a row waiting for a reset
@@ -353,13 +365,14 @@ def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, o
     the row. Self-play ops: ``OP_SP_STEP`` plays the action of the seat to move, ``OP_SP_RESET`` deals.
 
     With ``params[P_OBS_CODES]`` set, observations are written as integer codes into ``qout`` / ``qfinal``
-    (uint8 or int8; ``codes`` = float64 rows DEN, OFF and [lo, hi] of :mod:`tarockrl.games.obs_dtype`) and
-    ``obs_out`` / ``final_obs`` are not touched; otherwise ``qout``, ``qfinal`` and ``codes`` are not read.
+    (uint8 or int8, :mod:`tarockrl.games.obs_dtype`; ``fix`` (int64): the signed entries of a uint8 code row,
+    empty for int8) and ``obs_out`` / ``final_obs`` are not touched. Otherwise they are float32 in ``obs_out`` /
+    ``final_obs`` and ``fix`` lists the entries squashed by ``x / (1 + |x|)`` in the learner's observations
+    (those shown to Python agents and the self-play observations stay raw); ``qout`` / ``qfinal`` are not read.
 
     The GIL is released, so callers split a batch into row ranges run by several threads; rows are independent.
     """
     scratch = scratch_words()
-    oscratch = np.empty(OBS_SIZE, dtype=np.float32)
     n_agent = 0
     n_broken = 0
     for i in range(lo, hi):
@@ -368,10 +381,10 @@ def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, o
             continue
         if op >= OP_SP_STEP:
             st = _selfplay_row(i, op, actions[i], rows, ctrl, opts, params, legal, scratch, obs_out, mask_out,
-                               term_out, ret_out, qout, codes, oscratch)
+                               term_out, ret_out, qout, fix)
         else:
             st = _learner_row(i, op, actions[i], rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out,
-                              mask_out, rew_out, term_out, ret_out, final_obs, qout, qfinal, codes, oscratch)
+                              mask_out, rew_out, term_out, ret_out, final_obs, qout, qfinal, fix)
         if st == AGENT:
             n_agent += 1
         elif st == BROKEN or st == NO_DECISION:

@@ -100,7 +100,7 @@ class SelfPlayBatch:
         self._rew = np.zeros(n, dtype=np.float64)  # unused by self-play rows
         self._kinds = np.zeros(g.num_players, dtype=np.int64)
         self._fparams = np.ones(k.NUM_FPARAMS, dtype=np.float64)
-        self._no_codes = (np.zeros((1, 1), np.uint8), np.zeros((3, 1), np.float64))  # run's unused code buffers
+        self._no_codes = (np.zeros((1, 1), np.uint8), np.zeros(0, np.int64))  # run's unused code buffers
         self._ops_step = np.full(n, k.OP_SP_STEP, dtype=np.int64)
         self._ops_reset = np.full(n, k.OP_SP_RESET, dtype=np.int64)
         self._zeros = np.zeros(n, dtype=np.int64)

@@ -124,7 +124,7 @@ class TarockEnv(gymnasium.Env):
         self._params[k.P_AUTORESET] = k.AUTORESET_DISABLED
         self._params[k.P_MAX_SKIPS] = _MAX_SKIPS
         self._fparams = np.array([self.reward_scale, self.illegal_reward], dtype=np.float64)
-        self._no_codes = (np.zeros((1, 1), np.uint8), np.zeros((3, 1), np.float64))  # run's unused code buffers
+        self._no_codes = (np.zeros((1, 1), np.uint8), np.zeros(0, np.int64))  # run's unused code buffers
         self._legal = np.zeros((1, g.num_actions), dtype=np.bool_)
         self._obs_buf = np.zeros((1, g.observation_size), dtype=np.float32)
         self._mask_buf = np.zeros((1, g.num_actions), dtype=np.int8)

@@ -128,15 +128,14 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         if self._coded:
             den, off = observation_codes(g, self.obs_dtype)
             lo, hi = dtype_range(self.obs_dtype)
-            self._codes = np.zeros((3, g.observation_size), dtype=np.float64)
-            self._codes[0], self._codes[1], self._codes[2, :2] = den, off, (lo, hi)
+            self._fix = np.flatnonzero(off).astype(np.int64)  # signed entries of uint8 codes (bit 7 flipped)
             low = np.clip(np.rint(self._bounds.low * den + off), lo, hi)
             high = np.clip(np.rint(self._bounds.high * den + off), lo, hi)
             low[self._bounds.squashed], high[self._bounds.squashed] = lo, hi  # settlements clip at the range
             self.single_observation_space = gymnasium.spaces.Box(
                 low=low.astype(self.obs_dtype), high=high.astype(self.obs_dtype), dtype=self.obs_dtype)
         else:
-            self._codes = np.zeros((3, 1), dtype=np.float64)
+            self._fix = self._bounds.squashed.astype(np.int64)  # squashed by the driver
             self.single_observation_space = observation_space(g, bounded=True)
         self.action_space = batch_space(self.single_action_space, n)
         self.observation_space = batch_space(self.single_observation_space, n)
@@ -242,7 +241,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         waiting, broken = self._runner(
             self._rows, self._ctrl, ops, actions, self._opts, self.opponents.kinds, self._params, self._fparams,
             self._legal, self._obs, self._masks, self._rew, self._term, self._ret, self._final, self._qobs,
-            self._qfinal, self._codes,
+            self._qfinal, self._fix,
         )
         self._waiting = waiting
         if broken:
@@ -328,7 +327,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self._finish_agents()
         self._interrupted = False
         self._started = True
-        return self._out(self._observations(None if mask is None else mask)), self._info(False)
+        return self._out(self._observations()), self._info(False)
 
     def step(self, actions: Any):
         """Step every sub-env with the learners' ``actions`` (int array of shape ``(num_envs,)``)."""
@@ -358,24 +357,13 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         if self._waiting:
             self._finish_agents()
         self._interrupted = False
-        return (self._out(self._observations(self._all_true, self._term)), self._out(self._rew), self._out(self._term),
+        return (self._out(self._observations()), self._out(self._rew), self._out(self._term),
                 self._out(self._trunc), self._info(True))
 
-    def _observations(self, rows: np.ndarray | None, final_rows: np.ndarray | None = None) -> np.ndarray:
-        """The observations of this call: codes, or the float32 vectors with their unbounded fields squashed
-        (only in the rows written by this call, bool masks; ``None``: all; ``final_rows``: rows of final_obs)."""
-        if self._coded:
-            return self._qobs
-        idx = self._bounds.squashed
-        if idx.size:
-            for arr, which in ((self._obs, rows), (self._final, final_rows)):
-                if arr is self._final and (final_rows is None or arr.shape[0] != self.num_envs):
-                    continue
-                sel = np.arange(arr.shape[0]) if which is None else np.flatnonzero(which)
-                if sel.size:
-                    x = arr[np.ix_(sel, idx)]
-                    arr[np.ix_(sel, idx)] = x / (1.0 + np.abs(x))
-        return self._obs
+    def _observations(self) -> np.ndarray:
+        """The observations of this call: codes, or float32 vectors with their unbounded fields squashed (both
+        written by the driver)."""
+        return self._qobs if self._coded else self._obs
 
     def _raise_illegal(self, acts: np.ndarray, bad: int):
         k = self._k

@@ -652,7 +652,7 @@ class Batch:
         integer codes written directly by the driver (see :mod:`tarockrl.games.obs_dtype`: equal to the float32
         observation on every binary entry, the counts as integers, settlements clipped; zeros coded too).
         """
-        from tarockrl.games.obs_dtype import check_obs_dtype, code_driver, dtype_range, observation_codes
+        from tarockrl.games.obs_dtype import check_obs_dtype, signed_entries
         from tarockrl.games.validate import check_int_array
 
         dt = check_obs_dtype(obs_dtype)
@@ -664,13 +664,11 @@ class Batch:
                                       self.game.num_players - 1)
         players = np.ascontiguousarray(players, dtype=np.int64)
         out = np.empty((len(self), self.game.observation_size), dtype=dt)
-        if dt == np.float32:
-            self.game._def.batch_observe(self.rows, players, self.game._opts, out)
-        else:
-            den, off = observation_codes(self.game, dt)
-            lo, hi = dtype_range(dt)
-            code_driver(self.game)(self.rows, players, self.game._opts, den, off, np.float64(lo), np.float64(hi),
-                                   out)
+        self.game._def.batch_observe(self.rows, players, self.game._opts, out)  # codes: tarockrl.engine.obsput
+        if dt != np.float32:
+            flip = signed_entries(self.game, dt)
+            if flip.size:
+                out[:, flip] ^= 0x80
         return out
 
     def random_actions(self, seed: int, step_no: int = 0) -> np.ndarray:

@@ -15,9 +15,9 @@ divisor, i.e. game points for most of them; ``uint8``: -128..127 through the off
 ``counting_method="exact_thirds"`` (up to 210) clip under ``int8``. Use ``float32`` when those fields matter.
 
 :func:`observation_codes` gives ``(DEN, OFF)`` for a game and dtype; :func:`decode_observations` turns codes back
-into floats. The codes are written by the batch driver (:mod:`tarockrl.games.obs_template`) and the env drivers
-(:mod:`tarockrl.envs._kernel_template`) from a per-row float32 scratch that stays in the cache
-(:func:`quantize_row`), never by casting a whole float32 batch.
+into floats. The codes are written by the games' ``observe`` kernels themselves, in the same pass as the bits
+(:mod:`tarockrl.engine.obsput`), through the batch driver (``Batch.observations``) and the env drivers
+(:mod:`tarockrl.envs._kernel_template`); no float32 vector is written on the way.
 """
 
 from __future__ import annotations
@@ -26,12 +26,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from tarockrl.errors import BadOptionError
 
-__all__ = ["OBS_DTYPES", "check_obs_dtype", "observation_codes", "decode_observations", "dtype_range", "code_driver",
-           "quantize_row"]
+__all__ = ["OBS_DTYPES", "check_obs_dtype", "observation_codes", "decode_observations", "dtype_range",
+           "signed_entries"]
 
 OBS_DTYPES = ("float32", "uint8", "int8")
 
@@ -121,24 +120,8 @@ def decode_observations(codes: np.ndarray, game: Any) -> np.ndarray:
     return ((codes.astype(np.float64) - off) / den).astype(np.float32)
 
 
-@njit(cache=True, inline="always")
-def quantize_row(src, den, off, lo, hi, dst):
-    """``dst[j] = clip(rint(src[j] * den[j] + off[j]), lo, hi)``: one float32 row to its integer codes."""
-    for j in range(src.shape[0]):
-        v = np.rint(src[j] * den[j] + off[j])
-        v = min(max(v, lo), hi)
-        dst[j] = v
-
-
-def code_driver(game: Any) -> Callable:
-    """The game's ``batch_observe_codes`` driver (:mod:`tarockrl.games.obs_template`, generated and cached)."""
-    from pathlib import Path
-
-    from tarockrl.engine import codegen
-    from tarockrl.games import obs_template
-    from tarockrl.games.drivers import game_sources
-
-    d = game.definition
-    block = codegen.binding_block({"GAME_NAME": d.name}, {"observe": d.observe})
-    sources = [*game_sources(d), Path(__file__)]  # this folder: quantize_row and the template itself
-    return codegen.bind(obs_template, f"obs_{d.name}", block, sources).batch_observe_codes
+def signed_entries(game: Any, obs_dtype: Any) -> np.ndarray:
+    """int64 indices of the entries whose code carries the offset 128 (signed fields under ``uint8``; none
+    otherwise). The kernels write those as ``int8`` codes and the drivers flip their bit 7
+    (:mod:`tarockrl.engine.obsput`)."""
+    return np.flatnonzero(observation_codes(game, obs_dtype)[1]).astype(np.int64)

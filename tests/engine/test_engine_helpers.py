@@ -29,6 +29,7 @@ def test_popcount_lowest_nth_and_select_match_python():
         for k in range(len(indices)):
             assert bits.nth_set_index(x, np.int64(k)) == indices[k]
             assert select.select_bit(x, np.int64(k)) == indices[k]
+            assert select.broadword_select(x, np.int64(k)) == indices[k]
 
 
 def _splitmix_reference(state):

@@ -24,6 +24,7 @@ def check_codes(game, floats, codes):
     decoded = decode_observations(codes, game)
     np.testing.assert_array_equal(decoded[~clipped], floats[~clipped])
     np.testing.assert_array_equal(codes[clipped], np.clip(raw[clipped], lo, hi))
+    np.testing.assert_array_equal(codes, np.clip(raw, lo, hi))  # every entry: the code of its float32 value
     return int(clipped.sum())
 
 
@@ -105,3 +106,27 @@ def test_vector_env_reward_scale_auto_and_squashed_bounds():
     made = gymnasium.make_vec("tarockrl/Dreierles-v0", num_envs=8, vectorization_mode="vector_entry_point",
                               obs_dtype="uint8")
     assert made.observation_space.dtype == np.uint8
+
+
+@pytest.mark.parametrize("name", ["dreierles", "tatteln"])
+def test_vector_env_float_observations_are_the_squashed_engine_vectors(name):
+    """The driver squashes the unbounded fields in place: each row equals ``bounds.apply`` of the state's own
+    observation of the learning seat (bit for bit), in play and, with ``next_step``, at the end of a deal."""
+    from tarockrl.envs.bounds import observation_bounds
+
+    env = TarockVectorEnv(name, num_envs=24, seat="random", autoreset_mode="next_step")
+    bounds = observation_bounds(env.game)
+    assert bounds.squashed.size > 0
+    obs, info = env.reset(seed=11)
+    rng = np.random.default_rng(1)
+    ends = 0
+    for _ in range(60):
+        seats = env.seats
+        for i in range(env.num_envs):
+            want = bounds.apply(env.state(i).observation(int(seats[i])).astype(np.float32))
+            np.testing.assert_array_equal(obs[i], want)
+        mask = info["action_mask"].astype(bool)
+        acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        obs, rew, term, trunc, info = env.step(acts)
+        ends += int(term.sum())
+    assert ends > 0

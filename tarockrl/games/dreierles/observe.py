@@ -50,6 +50,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.layout import Fields
+from tarockrl.engine.obsput import put_count, put_signed
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.kernels import apply_unchecked
 from tarockrl.games.dreierles.rules import COUNTING_EXACT_THIRDS, O_COUNTING, O_DEF_SEE_BLIND, O_LAST_ROUND
@@ -105,7 +106,8 @@ def _put_cards(out, offset, mask):
 
 @njit(cache=True)
 def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
+    """Write the observation of seat ``player`` into ``out``
+    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
     out[:] = 0.0
     terminal = state[L.PHASE] == L.TERMINAL
     declarer = state[L.DECLARER]
@@ -133,7 +135,7 @@ def observe(state, player, opts, out):
             out[OBS_KNOCKS + 2 * r + (1 - dec)] = 1.0
         _put_cards(out, OBS_PLAYED + 54 * r, state[L.PLAYED_BY + seat])
         _put_cards(out, OBS_WON + 54 * r, state[L.WON + seat])
-        out[OBS_HAND_SIZES + r] = popcount(state[L.HAND + seat]) / 18.0
+        put_count(out, OBS_HAND_SIZES + r, popcount(state[L.HAND + seat]), 18.0)
     if declarer >= 0:
         out[OBS_DECLARER + (declarer - player) % 3] = 1.0
         out[OBS_CONTRACT + state[L.HIGH] - 1] = 1.0
@@ -147,23 +149,23 @@ def observe(state, player, opts, out):
         _put_cards(out, OBS_DISCARDS, state[L.DISCARDS])
     else:
         _put_cards(out, OBS_DISCARDS, state[L.FALLBACK])
-    out[OBS_N_DISCARDS] = popcount(state[L.DISCARDS]) / 3.0
+    put_count(out, OBS_N_DISCARDS, popcount(state[L.DISCARDS]), 3.0)
     if state[L.ANNOUNCED] == 1:
         out[OBS_ANNOUNCED] = 1.0
     if state[L.ANNOUNCED] == 0 and player == declarer:
         out[OBS_DECLINED] = 1.0
     if state[L.REKNOCK_DEC] >= 0:
         out[OBS_REKNOCK + (1 - state[L.REKNOCK_DEC])] = 1.0
-    out[OBS_N_KNOCKS] = state[L.KNOCKS] / 3.0
+    put_count(out, OBS_N_KNOCKS, state[L.KNOCKS], 3.0)
     if phase == L.PLAY:
         out[OBS_LEADER + (leader - player) % 3] = 1.0
         for i in range(state[L.TRICK_N]):
             seat = (leader + i) % 3
             out[OBS_TRICK + 54 * ((seat - player) % 3) + state[L.TRICK_CARD + i]] = 1.0
-    out[OBS_TRICK_NO] = state[L.TRICK_NO] / 16.0
+    put_count(out, OBS_TRICK_NO, state[L.TRICK_NO], 16.0)
     if terminal:
         scale = 210.0 if opts[O_COUNTING] == COUNTING_EXACT_THIRDS else 70.0
         for r in range(3):
             seat = (player + r) % 3
-            out[OBS_POINTS + r] = state[L.POINTS + seat] / scale
-            out[OBS_RESULT + r] = state[L.RESULT + seat] / 32.0
+            put_count(out, OBS_POINTS + r, state[L.POINTS + seat], scale)
+            put_signed(out, OBS_RESULT + r, state[L.RESULT + seat], 32.0)

@@ -50,6 +50,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.layout import Fields
+from tarockrl.engine.obsput import put_count, put_signed
 from tarockrl.games.dreiertarock import layout as L
 
 _sizes = [
@@ -104,7 +105,8 @@ def _put_cards(out, offset, mask):
 
 @njit(cache=True, _nrt=False)
 def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
+    """Write the observation of seat ``player`` into ``out``
+    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
     out[:] = 0.0
     phase = state[L.PHASE]
     declarer = state[L.DECLARER]
@@ -125,7 +127,7 @@ def observe(state, player, opts, out):
         out[OBS_HAD_TURN + r] = (state[L.HAD_TURN] >> seat) & 1
         _put_cards(out, OBS_PLAYED + 54 * r, state[L.PLAYED_BY + seat])
         _put_cards(out, OBS_WON + 54 * r, state[L.WON + seat])
-        out[OBS_HAND_SIZES + r] = popcount(state[L.HAND + seat]) / 19.0
+        put_count(out, OBS_HAND_SIZES + r, popcount(state[L.HAND + seat]), 19.0)
     if declarer >= 0:
         out[OBS_DECLARER + (declarer - player) % 3] = 1.0
         out[OBS_CONTRACT + contract - 1] = 1.0
@@ -137,7 +139,7 @@ def observe(state, player, opts, out):
         if player == declarer:
             _put_cards(out, OBS_OWN_DISCARDS, state[L.DISCARDS])
         _put_cards(out, OBS_DISCARDS_UP, state[L.DISCARDS_UP])
-        out[OBS_N_DISCARDS] = state[L.N_DISCARDS] / 3.0
+        put_count(out, OBS_N_DISCARDS, state[L.N_DISCARDS], 3.0)
         for b in range(3):
             by = state[L.ANN_BY + b]
             if by >= 0:
@@ -155,7 +157,7 @@ def observe(state, player, opts, out):
         for i in range(state[L.TRICK_N]):
             seat = (leader + i) % 3
             out[OBS_TRICK + 54 * ((seat - player) % 3) + state[L.TRICK_CARD + i]] = 1.0
-    out[OBS_TRICK_NO] = state[L.TRICK_NO] / 16.0
+    put_count(out, OBS_TRICK_NO, state[L.TRICK_NO], 16.0)
     if phase == L.TERMINAL:
         for r in range(3):
-            out[OBS_RESULT + r] = state[L.RESULT + (player + r) % 3] / 100.0
+            put_signed(out, OBS_RESULT + r, state[L.RESULT + (player + r) % 3], 100.0)

@@ -59,6 +59,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.layout import Fields
+from tarockrl.engine.obsput import put_count, put_signed
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.kernels import (
     bottom_drawer,
@@ -144,7 +145,8 @@ def _put_cards(out, offset, mask):
 
 @njit(cache=True)
 def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` (float32[obs_len]) into ``out``."""
+    """Write the observation of seat ``player`` into ``out``
+    (float32[obs_len], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
     out[:] = 0.0
     d = pack_index(opts)
     n = opts[O_DECK]
@@ -165,7 +167,7 @@ def observe(state, player, opts, out):
         out[off[I_TO_MOVE] + (state[L.CUR] ^ player)] = 1.0
         out[off[I_LEADER] + (state[L.LEADER] ^ player)] = 1.0
     out[off[I_PHASE] + state[L.PHASE]] = 1.0
-    out[off[I_TRICK_NO]] = state[L.TRICKS] / k
+    put_count(out, off[I_TRICK_NO], state[L.TRICKS], k)
     for i in range(3):
         if (state[L.FLAGS] >> i) & 1:
             out[off[I_FLAGS] + i] = 1.0
@@ -175,7 +177,7 @@ def observe(state, player, opts, out):
         out[off[I_TURN_UP] + deck_card(state, 2 * kf)] = 1.0
     if state[L.BOTTOM] >= 0:
         out[off[I_BOTTOM] + state[L.BOTTOM]] = 1.0
-    out[off[I_STOCK]] = stock_left(state, opts) / sl
+    put_count(out, off[I_STOCK], stock_left(state, opts), sl)
     rb = robber(state)
     if rb >= 0:
         out[off[I_ROBBER] + (rb ^ player)] = 1.0
@@ -188,9 +190,9 @@ def observe(state, player, opts, out):
         seat = player if rel == 0 else opp
         _put_cards(out, off[I_PLAYED] + n * rel, state[L.PLAYED + seat])
         _put_cards(out, off[I_WON] + n * rel, state[L.WON + seat])
-        out[off[I_PILE] + rel] = pile_points(state, seat, opts) / 162.0
-        out[off[I_FINAL_WON] + rel] = state[L.FINAL_WON + seat] / kf
-        out[off[I_MELD] + rel] = state[L.MELD + seat] / 162.0
+        put_count(out, off[I_PILE] + rel, pile_points(state, seat, opts), 162.0)
+        put_count(out, off[I_FINAL_WON] + rel, state[L.FINAL_WON + seat], kf)
+        put_count(out, off[I_MELD] + rel, state[L.MELD + seat], 162.0)
         for s in range(4):
             _put_cards(out, off[I_WINDOWS] + 4 * w * rel + w * s, scored_suit_windows(state, seat, s))
         _put_cards(out, off[I_TRIO] + r * rel, trio_scored(state, seat))
@@ -207,19 +209,19 @@ def observe(state, player, opts, out):
         out[off[I_ANN_CLASS] + ((ann >> L.ANN_CLASS_SHIFT) & 1)] = 1.0
         out[off[I_ANN_BY] + (by ^ player)] = 1.0
         out[off[I_ANN_OUTCOME] + ((ann >> L.ANN_OUTCOME_SHIFT) & 3)] = 1.0
-        out[off[I_ANN_KEYS]] = ((ann >> L.ANN_KA_SHIFT) & 255) / 144.0
-        out[off[I_ANN_KEYS] + 1] = ((ann >> L.ANN_KB_SHIFT) & 255) / 144.0
+        put_count(out, off[I_ANN_KEYS], (ann >> L.ANN_KA_SHIFT) & 255, 144.0)
+        put_count(out, off[I_ANN_KEYS] + 1, (ann >> L.ANN_KB_SHIFT) & 255, 144.0)
         pts = state[L.ANN_PTS]
         p0 = pts & 0xFFFFFFFF
         p1 = (pts >> 32) & 0xFFFFFFFF
-        out[off[I_ANN_POINTS]] = (p0 if player == 0 else p1) / 162.0
-        out[off[I_ANN_POINTS] + 1] = (p1 if player == 0 else p0) / 162.0
+        put_signed(out, off[I_ANN_POINTS], p0 if player == 0 else p1, 162.0)
+        put_signed(out, off[I_ANN_POINTS] + 1, p1 if player == 0 else p0, 162.0)
     if terminal:
         d0, d1, x, mult = deal_points(state, opts)
-        out[off[I_DEAL_POINTS]] = (d0 if player == 0 else d1) / 162.0
-        out[off[I_DEAL_POINTS] + 1] = (d1 if player == 0 else d0) / 162.0
-        out[off[I_RESULT]] = state[L.RESULT + player] / 162.0
-        out[off[I_RESULT] + 1] = state[L.RESULT + opp] / 162.0
+        put_signed(out, off[I_DEAL_POINTS], d0 if player == 0 else d1, 162.0)
+        put_signed(out, off[I_DEAL_POINTS] + 1, d1 if player == 0 else d0, 162.0)
+        put_signed(out, off[I_RESULT], state[L.RESULT + player], 162.0)
+        put_signed(out, off[I_RESULT] + 1, state[L.RESULT + opp], 162.0)
         x = matsched(state)
         if x >= 0:
             out[off[I_MATSCHED] + (x ^ player)] = 1.0

@@ -67,6 +67,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.layout import Fields
+from tarockrl.engine.obsput import put_count, put_signed
 from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import SPLIT
 
@@ -137,7 +138,8 @@ def _put_cards(out, offset, tw, sw):
 
 @njit(cache=True)
 def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` (float32[OBS_LEN]) into ``out``."""
+    """Write the observation of seat ``player`` into ``out``
+    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
     out[:] = 0.0
     phase = state[L.PHASE]
     terminal = phase == L.TERMINAL
@@ -145,11 +147,11 @@ def observe(state, player, opts, out):
     me = player % 2
     _put_cards(out, OBS_HAND, state[L.HAND_TW + player], state[L.HAND_SW + player])
     out[OBS_DEALER + (dealer - player) % 4] = 1.0
-    out[OBS_BALANCE] = state[L.BAL + me] / 36.0
-    out[OBS_BALANCE + 1] = state[L.BAL + 1 - me] / 36.0
+    put_signed(out, OBS_BALANCE, state[L.BAL + me], 36.0)
+    put_signed(out, OBS_BALANCE + 1, state[L.BAL + 1 - me], 36.0)
     out[OBS_REDEALS + state[L.REDEAL_COUNT]] = 1.0
-    out[OBS_REDEAL_KINDS] = state[L.N_THROWN] / 10.0
-    out[OBS_REDEAL_KINDS + 1] = state[L.N_FORCED] / 10.0
+    put_count(out, OBS_REDEAL_KINDS, state[L.N_THROWN], 10.0)
+    put_count(out, OBS_REDEAL_KINDS + 1, state[L.N_FORCED], 10.0)
     # phase and seat to act as this seat may see them (the dealer's FORCE step is private)
     cur = state[L.CUR]
     shown = phase
@@ -176,7 +178,7 @@ def observe(state, player, opts, out):
             if v >= 0:
                 out[OBS_VOTES + 8 * pause + 2 * r + v] = 1.0
         _put_cards(out, OBS_PLAYED + 78 * r, state[L.PLAYED_BY_TW + seat], state[L.PLAYED_BY_SW + seat])
-        out[OBS_HAND_SIZES + r] = (popcount(state[L.HAND_TW + seat]) + popcount(state[L.HAND_SW + seat])) / 21.0
+        put_count(out, OBS_HAND_SIZES + r, popcount(state[L.HAND_TW + seat]) + popcount(state[L.HAND_SW + seat]), 21.0)
         kt = state[L.KNOCKS_TW + seat]
         while kt != 0:
             out[OBS_KNOCKS + 21 * r + lowest_index(kt)] = 1.0
@@ -185,7 +187,7 @@ def observe(state, player, opts, out):
         out[OBS_FORCE_DECLINED] = 1.0
     if player == dealer or terminal:
         _put_cards(out, OBS_SCART, state[L.SCART_TW], state[L.SCART_SW])
-    out[OBS_N_SCART] = state[L.SCART_N] / 2.0
+    put_count(out, OBS_N_SCART, state[L.SCART_N], 2.0)
     if state[L.SCART_JACK] >= 0:
         out[OBS_SCART_JACK + state[L.SCART_JACK]] = 1.0
     # the current trick
@@ -219,11 +221,11 @@ def observe(state, player, opts, out):
     for k in range(2):
         t = (me + k) % 2
         _put_cards(out, OBS_PILES + 78 * k, state[L.PILE_TW + t], state[L.PILE_SW + t])
-        out[OBS_TRICKS_WON + k] = state[L.TRICKS_WON + t] / 19.0
+        put_count(out, OBS_TRICKS_WON + k, state[L.TRICKS_WON + t], 19.0)
         if terminal:
-            out[OBS_POINTS + k] = state[L.POINTS + t] / 72.0
-            out[OBS_RESULT + k] = (state[L.POINTS + t] - 36) / 36.0
-    out[OBS_TRICK_NO] = state[L.TRICK_NO] / 19.0
+            put_count(out, OBS_POINTS + k, state[L.POINTS + t], 72.0)
+            put_signed(out, OBS_RESULT + k, state[L.POINTS + t] - 36, 36.0)
+    put_count(out, OBS_TRICK_NO, state[L.TRICK_NO], 19.0)
     if terminal:
         if state[L.FOOL_OUTCOME] > 0:
             out[OBS_FOOL + state[L.FOOL_OUTCOME] - 1] = 1.0
