@@ -251,10 +251,17 @@ class PIMCAgent:
 
 def make_pimc_agent(game: Any, seed: int | None = None, worlds: int = 32, rollouts: int = 2,
                     rollout: str = "heuristic", solve_tricks: int = 5, max_nodes: int = 30_000, time: float = 0.0,
-                    eps: float = 0.1) -> PIMCAgent:
+                    eps: float = 0.1, leaf: str = "", leaf_horizon: str = "end") -> PIMCAgent:
     """Factory for ``make_agent("pimc:worlds=..,rollouts=..,rollout=..,solve_tricks=..,max_nodes=..,time=..,eps=..")``.
 
     See :class:`PIMCAgent`. A game without a batched sampler raises :class:`PIMCUnavailableError`.
+    ``leaf=ckpt:PATH`` (or ``leaf=pretrained``) values the worlds with a learned network instead of rollouts
+    (:mod:`tarockrl.agents.pimc_leaf`; ``leaf_horizon=end|next``; ``rollouts``, ``rollout`` and ``eps`` unused).
     """
+    if leaf:  # PIMC over a learned network (tarockrl/agents/pimc_leaf.py, owned by the training work)
+        from tarockrl.agents.pimc_leaf import PIMCLeafAgent
+
+        return PIMCLeafAgent(game, seed=seed, leaf=leaf, horizon=leaf_horizon, worlds=worlds,
+                             solve_tricks=solve_tricks, max_nodes=max_nodes, time=time)
     return PIMCAgent(game, seed=seed, worlds=worlds, rollouts=rollouts, rollout=rollout, solve_tricks=solve_tricks,
                      max_nodes=max_nodes, time=time, eps=eps)

@@ -132,6 +132,27 @@ class WarmStartConfig(_Section):
     agent: str = Field("rules", min_length=1, description="agent spec (make_agent) whose play is learned from")
 
 
+class ExpertConfig(_Section):
+    """Expert iteration (Deep Monte Carlo with ``dmc.imitation_coef > 0``): a search agent labels a share of the
+    learner's decisions from the deciding seat's view, and its choices (and optionally its action values) are
+    distilled into the imitation head (and Q) (tarockrl/training/expert.py, docs/training.md)."""
+
+    share: float = Field(0.0, ge=0, le=1, description="share of the learner's decisions (with more than one legal "
+                         "action) the expert labels (0: off)")
+    agent: str = Field("pimc:worlds=32", min_length=1, description="agent spec (make_agent) of the expert")
+    coef: float = Field(1.0, ge=0, description="weight of the cross-entropy of the imitation head on the expert's "
+                        "choices")
+    value_coef: float = Field(0.0, ge=0, description="weight of the squared error between Q and the expert's "
+                              "per-action values (scaled by reward_scale; needs an expert with evaluate, e.g. pimc)")
+    act: bool = Field(True, description="the learner plays the expert's choice in the labelled decisions")
+    min_margin: float = Field(0.0, ge=0, description="label only decisions where the expert's best action beats the "
+                              "runner-up by at least this many standard errors (0: every picked decision; needs an "
+                              "expert with evaluate, e.g. pimc)")
+    imitate_fixed: bool = Field(True, description="keep the imitation loss on the fixed agent's choices (warm "
+                                "start, pool.rules_share deals); false: the imitation head learns from the expert "
+                                "only (the fixed agent's decisions still train the values)")
+
+
 class RayConfig(_Section):
     """Distributed self-play on Ray (``backend: ray``): rollout actors feeding one learner (docs/ray.md)."""
 
@@ -165,6 +186,10 @@ class TrainConfig(_Section):
     eval: EvalConfig = Field(default_factory=EvalConfig)
     pool: PoolConfig = Field(default_factory=PoolConfig)
     warm_start: WarmStartConfig = Field(default_factory=WarmStartConfig)
+    expert: ExpertConfig = Field(default_factory=ExpertConfig)
+    init_from: str | None = Field(None, description="start from the weights of this checkpoint (a training or "
+                                  "exported one, same game, layout and network; 'pretrained': the shipped agent); "
+                                  "the optimizer starts fresh")
     log_every_iterations: int = Field(1, ge=1, description="console/TensorBoard scalars every this many iterations")
     backend: Literal["local", "ray"] = Field("local", description="local: this process; ray: actors (docs/ray.md)")
     ray: RayConfig = Field(default_factory=RayConfig)
@@ -191,9 +216,12 @@ class TrainConfig(_Section):
         if self.warm_start.decisions and self.algo != "dmc":
             raise ValueError("warm_start.decisions > 0 needs algo: dmc (PPO learns from its own action "
                              "probabilities only)")
-        if self.backend == "ray" and (self.warm_start.decisions or self.pool.rules_share > 0):
+        if self.expert.share > 0 and (self.algo != "dmc" or self.dmc.imitation_coef <= 0):
+            raise ValueError("expert.share > 0 needs algo: dmc with dmc.imitation_coef > 0 (the expert's choices "
+                             "are distilled into the imitation head)")
+        if self.backend == "ray" and (self.warm_start.decisions or self.pool.rules_share > 0 or self.expert.share):
             raise ValueError("backend: ray does not support learning from a fixed agent yet: set "
-                             "warm_start.decisions=0 and pool.rules_share=0, or use backend: local")
+                             "warm_start.decisions=0, pool.rules_share=0 and expert.share=0, or use backend: local")
         return self
 
     @field_validator("device")

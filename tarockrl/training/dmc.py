@@ -66,14 +66,24 @@ class DMC:
 
         With imitation, the fixed agent's choices (``rollout.extras["imitate"]``) are learned from too: their
         returns train the values, and a cross-entropy loss over the legal actions trains the imitation head.
+        With expert iteration (``expert.share > 0``), the decisions an expert labelled (``expert_mask``) add a
+        cross-entropy on the expert's choice (weight ``expert.coef``) and, with ``expert.value_coef``, a squared
+        error between Q and the expert's action values over the actions it valued (tarockrl/training/expert.py).
         """
-        imitate = rollout.extras.get("imitate", np.zeros(len(rollout), dtype=bool)).astype(bool)
+        n = len(rollout)
+        ex = rollout.extras
+        imitate = ex.get("imitate", np.zeros(n, dtype=bool)).astype(bool)
         use = rollout.learner | imitate if self.imitation else rollout.learner
         keep = np.flatnonzero(use)
-        obs, masks = (rollout.obs, rollout.masks) if keep.size == len(rollout) else (rollout.obs[keep],
-                                                                                       rollout.masks[keep])
+        obs, masks = (rollout.obs, rollout.masks) if keep.size == n else (rollout.obs[keep], rollout.masks[keep])
         actions, targets, imitate = rollout.actions[keep], rollout.targets(scale)[keep], imitate[keep]
-        losses, ce_losses = [], []
+        e = self.cfg.expert
+        expert = ex["expert_mask"].astype(bool)[keep] if "expert_mask" in ex else np.zeros(keep.size, dtype=bool)
+        expert_actions = ex["expert_action"][keep] if "expert_mask" in ex else None
+        expert_values = ex["expert_values"][keep] * scale if "expert_values" in ex and e.value_coef > 0 else None
+        if self.imitation and not e.imitate_fixed and e.share > 0:
+            imitate = np.zeros_like(imitate)
+        losses, ce_losses, ex_losses, ev_losses = [], [], [], []
         self.net.train()
         for _ in range(self.cfg.dmc.epochs):
             for idx in minibatches(keep.size, self.cfg.dmc.batch_size, self.rng):
@@ -90,6 +100,21 @@ class DMC:
                         ce = nn.functional.cross_entropy(lg, a[s])
                         loss = loss + self.cfg.dmc.imitation_coef * ce
                         ce_losses.append(ce.item())
+                    sel = expert[idx]
+                    if sel.any():
+                        rows = idx[sel]
+                        s = to_tensor(np.flatnonzero(sel), self.device)
+                        lg = masked_logits(logits[s], to_tensor(masks[rows], self.device))
+                        ce = nn.functional.cross_entropy(lg, to_tensor(expert_actions[rows], self.device))
+                        loss = loss + e.coef * ce
+                        ex_losses.append(ce.item())
+                        if expert_values is not None:
+                            tv = to_tensor(expert_values[rows], self.device)
+                            valued = torch.isfinite(tv)
+                            if bool(valued.any()):
+                                mse = (values[s] - torch.nan_to_num(tv))[valued].pow(2).mean()
+                                loss = loss + e.value_coef * mse
+                                ev_losses.append(mse.item())
                 else:
                     loss = nn.functional.mse_loss(self.net(o).gather(1, a[:, None]).squeeze(1), y)
                 self.optimizer.zero_grad(set_to_none=True)
@@ -103,6 +128,11 @@ class DMC:
                "charts/target_abs_mean": float(np.abs(targets).mean()) if targets.size else 0.0}
         if self.imitation:
             out["losses/imitation_loss"] = float(np.mean(ce_losses)) if ce_losses else 0.0
+        if e.share > 0:
+            out["losses/expert_loss"] = float(np.mean(ex_losses)) if ex_losses else 0.0
+            out["charts/expert_labels"] = float(expert.sum())
+            if e.value_coef > 0:
+                out["losses/expert_value_loss"] = float(np.mean(ev_losses)) if ev_losses else 0.0
         return out
 
     def modules(self) -> dict[str, nn.Module]:

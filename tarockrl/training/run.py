@@ -172,6 +172,26 @@ class _Pool:
 
         return policy, fixed_rows | snap_rows, mask
 
+def _init_weights(source: str, game: Any, learner: Any) -> None:
+    """Load the acting network's weights from a checkpoint (``init_from``; ``pretrained``: the shipped agent)."""
+    from tarockrl.agents.checkpoint import check_game
+    from tarockrl.agents.neural import PRETRAINED_DIR
+
+    path = PRETRAINED_DIR / f"{game.name}.pt" if source == "pretrained" else Path(source)
+    try:
+        payload = load_checkpoint(path)
+        check_game(payload, game, path)
+    except CheckpointError as err:
+        raise BadConfigError(f"init_from: {err}") from None
+    net = learner.modules()["model"]
+    theirs = {k: v for k, v in payload["network"].items() if k != "threshold"}
+    mine = {k: v for k, v in net.spec.items() if k != "threshold"}
+    if theirs != mine:
+        raise BadConfigError(f"init_from: {str(path)!r} holds a {theirs} network; this config builds {mine} "
+                             "(match network.hidden and dmc.imitation_coef > 0 for a q_imitation net)")
+    net.load_state_dict(payload["model"])
+
+
 def _write_yaml_atomic(path: Path, data: dict[str, Any]) -> None:
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -270,6 +290,13 @@ def train(
     learner = make_learner(cfg, game, device, rng)
     pool = _Pool(cfg, learner, device, game)
     warm = _FixedAgent(cfg.warm_start.agent, game, cfg.seed, "warm_start.agent") if cfg.warm_start.decisions else None
+    expert = None
+    if cfg.expert.share > 0:
+        from tarockrl.training.expert import ExpertLabeller
+
+        expert = ExpertLabeller(cfg.expert, game, cfg.seed)
+    if payload is None and cfg.init_from:
+        _init_weights(cfg.init_from, game, learner)
     scale = resolved_reward_scale(cfg)
     counters = {"iteration": 0, "decisions": 0, "deals": 0, "seconds": 0.0}
     best = -float("inf")
@@ -334,7 +361,11 @@ def train(
                 rollout = collector.rollout(it, _warm_policy(warm, learner, rng, state_of))
             else:
                 opp, opp_rows, opp_seats = pool.opponent(rng, cfg.num_envs, game.num_players, state_of)
-                rollout = collector.rollout(it, learner.policy, opp, opp_rows, opp_seats)
+                policy = learner.policy
+                if expert is not None:
+                    expert.reseed(rng)
+                    policy = expert.wrap(policy, state_of, rng)
+                rollout = collector.rollout(it, policy, opp, opp_rows, opp_seats)
             t1 = time.perf_counter()
             scalars = learner.update(rollout, scale)
             t2 = time.perf_counter()
@@ -355,6 +386,8 @@ def train(
                 "time/network_share": rollout.policy_seconds / max(t2 - t0, 1e-9),
                 "time/learner_share": (t2 - t1) / max(t2 - t0, 1e-9),
             })
+            if expert is not None:
+                scalars["time/expert_share"] = expert.seconds / max(counters["seconds"], 1e-9)
             if hasattr(collector, "scalars"):  # the Ray backend's ray/* scalars
                 scalars.update(collector.scalars())
             step = counters["iteration"]
