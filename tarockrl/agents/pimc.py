@@ -35,10 +35,41 @@ import numpy as np
 
 from tarockrl.errors import BadAgentSpecError, TarockError
 
-__all__ = ["PIMCAgent", "PIMCUnavailableError", "Decision", "make_pimc_agent", "tricks_left", "has_sampler"]
+__all__ = ["PIMCAgent", "PIMCUnavailableError", "Decision", "make_pimc_agent", "tricks_left", "has_sampler",
+           "game_defaults", "world_key"]
 
 _CHUNK = 8
 _TOTAL_TRICKS = {"dreierles": 16, "dreiertarock": 16, "troccas": 19}
+
+
+def game_defaults(game: Any) -> tuple[int, int]:
+    """``(solve_tricks, max_nodes)`` by default for ``game``.
+
+    5 tricks and 30,000 nodes per world, except in Tatteln: once its stock is gone the deal is a game of perfect
+    information (the opponent holds every card the seat has not seen, ``docs/rules/tatteln.md`` §9.1), so every
+    sampled world is the true position and PIMC solves the whole final phase exactly (``hand_size`` tricks, 8
+    or 9), with a budget of 3,000,000 nodes (the final phase from its first trick takes up to about a million;
+    the identical worlds are solved once, see :func:`world_key`).
+    """
+    if game.name == "tatteln":
+        return int(game.options.get("hand_size", 9)), 3_000_000
+    return 5, 30_000
+
+
+def world_key(game: Any, row: np.ndarray) -> bytes:
+    """Bytes that identify a sampled world for the solver: two worlds with equal keys have equal values.
+
+    The whole row, except in Tatteln's final phase the stored shuffle (``DECK``), which then only records in which
+    order the stock was drawn (never read again), so the worlds of a final-phase decision, which differ only
+    there, are solved once.
+    """
+    if game.name == "tatteln":
+        from tarockrl.games.tatteln import layout as L
+
+        if int(row[L.PHASE]) == L.FINAL_PHASE:
+            row = row.copy()
+            row[L.DECK:L.DECK + 4] = 0
+    return row.tobytes()
 
 
 class PIMCUnavailableError(TarockError):
@@ -94,18 +125,27 @@ class PIMCAgent:
         worlds: worlds sampled per decision.
         rollouts: playouts per world and action.
         rollout: ``"heuristic"``, ``"random"`` or an agent spec (stepped from Python, slow).
-        solve_tricks: solve exactly with at most this many tricks left (0: never).
-        max_nodes: solver node budget per world before the decision falls back to rollouts.
+        solve_tricks: solve exactly with at most this many tricks left (0: never; ``None``: the game's default,
+            :func:`game_defaults`: 5, in Tatteln the whole final phase).
+        max_nodes: solver node budget per world before the decision falls back to rollouts (``None``: the
+            game's default, 30,000, in Tatteln 3,000,000).
         time: seconds per decision (0: no limit; see the module docstring).
         eps: the heuristic rollout's probability of a random card.
     """
 
     def __init__(self, game: Any, seed: int | None = None, worlds: int = 32, rollouts: int = 2,
-                 rollout: str = "heuristic", solve_tricks: int = 5, max_nodes: int = 30_000, time: float = 0.0,
-                 eps: float = 0.1) -> None:
+                 rollout: str = "heuristic", solve_tricks: int | None = None, max_nodes: int | None = None,
+                 time: float = 0.0, eps: float = 0.1) -> None:
         """Check the parameters and bind the kernels."""
         from tarockrl.agents.pimc_rollouts import RolloutPolicy
 
+        if isinstance(game, str):
+            from tarockrl.games import make_game
+
+            game = make_game(game)
+        dflt_solve, dflt_nodes = game_defaults(game)
+        solve_tricks = dflt_solve if solve_tricks is None else solve_tricks
+        max_nodes = dflt_nodes if max_nodes is None else max_nodes
         for name, value, lo, hi in (("worlds", worlds, 1, 100_000), ("rollouts", rollouts, 1, 10_000),
                                     ("solve_tricks", solve_tricks, 0, 40), ("max_nodes", max_nodes, 1, 10**12)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
@@ -114,10 +154,6 @@ class PIMCAgent:
             raise BadAgentSpecError(f"pimc: time must be a non-negative number of seconds, got {time!r}")
         if not (isinstance(eps, (int, float)) and 0.0 <= float(eps) <= 1.0):
             raise BadAgentSpecError(f"pimc: eps must be in [0, 1], got {eps!r}")
-        if isinstance(game, str):
-            from tarockrl.games import make_game
-
-            game = make_game(game)
         if not has_sampler(game):
             raise PIMCUnavailableError(
                 f"pimc needs a batched hidden-card sampler for {game.name}: "
@@ -207,9 +243,15 @@ class PIMCAgent:
         solver = solver_for(self.game.name)
         values = np.full((rows.shape[0], len(legal)), np.nan)
         index = {a: j for j, a in enumerate(legal)}
+        seen: dict[bytes, int] = {}  # world key -> the first world with it (equal worlds are solved once)
         for i in range(rows.shape[0]):
             if self.time > 0 and i > 0 and i % _CHUNK == 0 and _time.perf_counter() - t0 > self.time:
                 break
+            wk = world_key(self.game, rows[i])
+            if wk in seen:
+                values[i] = values[seen[wk]]
+                continue
+            seen[wk] = i
             try:
                 res = solver.solve(State(self.game, rows[i].copy()), max_nodes=self.max_nodes)
             except SearchLimitError:
@@ -250,11 +292,12 @@ class PIMCAgent:
 
 
 def make_pimc_agent(game: Any, seed: int | None = None, worlds: int = 32, rollouts: int = 2,
-                    rollout: str = "heuristic", solve_tricks: int = 5, max_nodes: int = 30_000, time: float = 0.0,
-                    eps: float = 0.1) -> PIMCAgent:
+                    rollout: str = "heuristic", solve_tricks: int | None = None, max_nodes: int | None = None,
+                    time: float = 0.0, eps: float = 0.1) -> PIMCAgent:
     """Factory for ``make_agent("pimc:worlds=..,rollouts=..,rollout=..,solve_tricks=..,max_nodes=..,time=..,eps=..")``.
 
-    See :class:`PIMCAgent`. A game without a batched sampler raises :class:`PIMCUnavailableError`.
+    See :class:`PIMCAgent` (``solve_tricks`` and ``max_nodes`` default per game, :func:`game_defaults`). A game
+    without a batched sampler raises :class:`PIMCUnavailableError`.
     """
     return PIMCAgent(game, seed=seed, worlds=worlds, rollouts=rollouts, rollout=rollout, solve_tricks=solve_tricks,
                      max_nodes=max_nodes, time=time, eps=eps)
