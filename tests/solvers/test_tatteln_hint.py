@@ -199,3 +199,10 @@ def test_pimc_solves_the_final_phase_exactly():
         exact = solve(s).action_values
         assert exact[a] == max(exact.values())
         np.testing.assert_array_equal(agent.last.ses, 0.0)  # every world has the same values
+
+
+def test_pimc_robs_at_once():
+    """PIMC takes ROB without search (rule_action): simulation would put it off turn after turn."""
+    s = GAME.new_initial_state(deal=_deal("C7 H8 H9 D8 D9 S8 S9 DK SK", "HA HT HK HQ DA DT CA CT SA", "CJ"))
+    agent = make_agent("pimc:worlds=4", GAME, seed=0)
+    assert agent.step(s) == ROB and agent.last.method == "rule"
