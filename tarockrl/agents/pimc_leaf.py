@@ -61,7 +61,7 @@ class PIMCLeafAgent(PIMCAgent):
     """
 
     def __init__(self, game: Any, seed: int | None = None, leaf: str = "", horizon: str = "end", worlds: int = 32,
-                 solve_tricks: int = 5, max_nodes: int = 30_000, time: float = 0.0) -> None:
+                 solve_tricks: int | None = None, max_nodes: int | None = None, time: float = 0.0) -> None:
         """Load and check the leaf network, then set up PIMC's sampling and solver."""
         from tarockrl.agents.checkpoint import CheckpointError, check_game, load_checkpoint
         from tarockrl.agents.nets import build_network

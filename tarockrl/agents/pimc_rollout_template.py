@@ -11,8 +11,9 @@ Policies:
   static score of the adapter's ``hint`` for the seat to move (the solver's move-ordering rule: give a trick
   your side wins the most valuable card that does not overtake, beat an opponent's card as cheaply as possible,
   else throw the least valuable card; lead a sure winner, else the cheapest card), ties broken at random, and
-  with probability ``eps`` a random legal action instead; outside the card play a random legal action. Games
-  whose adapter has no hint (Troccas, Tatteln today) get random card play with this policy.
+  with probability ``eps`` a random legal action instead; outside the card play a random legal action. In
+  Tatteln the whole deal is card play and the hint also scores robbing and announcing. A game whose adapter has
+  no hint (Troccas today) gets random card play with this policy.
 
 ``play_rows(rows, policy, eps, seed, opts)`` is the same without the settlements (used to finish a batch whose
 earlier phases were played by a Python agent).

@@ -23,6 +23,7 @@ from tarockrl.engine.bits import lowest_index
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.kernels import legal_set, pile_points, step
 from tarockrl.solvers._common import hmix
+from tarockrl.solvers.adapters._tatteln_hint import tatteln_hint
 
 ONE = np.int64(1)
 COPY_LEN = L.HIST_LEN + 1
@@ -89,8 +90,9 @@ def gen(row, opts, moves, reps, merge):
 
 @njit(cache=True, inline="always")
 def hint(row, opts, action, root):
-    """No static ordering hint (the history heuristic orders the moves)."""
-    return np.int64(0)
+    """Static score of an action (higher first): :func:`._tatteln_hint.tatteln_hint` (rob, good announcements,
+    then card play by points won or lost minus the holding value spent)."""
+    return tatteln_hint(row, opts, action, root)
 
 
 @njit(cache=True)
