@@ -29,6 +29,17 @@ from tarockrl.games.dreiertarock import layout as L
 from tarockrl.games.dreiertarock.cards import CARD_VALUES, KINGS, SUIT_MASK_OF_CARD, TAROCKS, TRULL
 from tarockrl.games.dreiertarock.kernels import play_legal, step
 from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
+from tarockrl.solvers.adapters._no_additive import (  # noqa: F401 (the template binds them from here)
+    GT_LEN,
+    additive,
+    afmax,
+    afmin,
+    akey,
+    apast,
+    bonus_range,
+    gtable,
+    monotone_past,
+)
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(0b111 | (1 << 20) | (1 << 21)))
@@ -141,55 +152,3 @@ def key(row, opts):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
-
-
-# ---- additive positions: none in this game -------------------------------------------------------------------
-GT_LEN = 1
-
-
-@njit(cache=True)
-def additive(row, objective):
-    """Never: the full transposition key is used everywhere."""
-    return False
-
-
-@njit(cache=True)
-def akey(row):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def afmax(row, opts):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def apast(row, opts):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def gtable(row, opts, root, objective, out):
-    """No additive positions: 0 entries."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def monotone_past(row, objective):
-    """Never (no ``gtable``): the full transposition key is used everywhere."""
-    return False
-
-
-@njit(cache=True)
-def afmin(row, opts):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def bonus_range(row, opts, root):
-    """Unused (no positions with a monotone past)."""
-    return np.int64(0), np.int64(0)

@@ -24,6 +24,17 @@ from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import SPLIT
 from tarockrl.games.troccas.kernels import legal_set, step
 from tarockrl.solvers._common import hmix
+from tarockrl.solvers.adapters._no_additive import (  # noqa: F401 (the template binds them from here)
+    GT_LEN,
+    additive,
+    afmax,
+    afmin,
+    akey,
+    apast,
+    bonus_range,
+    gtable,
+    monotone_past,
+)
 
 ONE = np.int64(1)
 COPY_LEN = L.HIST_LEN + 1
@@ -127,55 +138,3 @@ def key(row, opts):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
-
-
-# ---- additive positions: none in this game -------------------------------------------------------------------
-GT_LEN = 1
-
-
-@njit(cache=True)
-def additive(row, objective):
-    """Never: the full transposition key is used everywhere."""
-    return False
-
-
-@njit(cache=True)
-def akey(row):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def afmax(row, opts):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def apast(row, opts):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def gtable(row, opts, root, objective, out):
-    """No additive positions: 0 entries."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def monotone_past(row, objective):
-    """Never (no ``gtable``): the full transposition key is used everywhere."""
-    return False
-
-
-@njit(cache=True)
-def afmin(row, opts):
-    """Unused (no additive positions)."""
-    return np.int64(0)
-
-
-@njit(cache=True)
-def bonus_range(row, opts, root):
-    """Unused (no positions with a monotone past)."""
-    return np.int64(0), np.int64(0)
