@@ -36,6 +36,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+import tarockrl
 from tarockrl.errors import IllegalActionError, TarockError
 from tarockrl.play.session import GAMES, HumanSession
 
@@ -134,7 +135,6 @@ def create_app(max_games: int = 64, ttl: float = 3600.0) -> Starlette:
         return FileResponse(os.path.join(_STATIC, "index.html"))
 
     async def meta(request: Request):
-        import tarockrl
         from tarockrl.agents import known_agents
 
         games = {g: {"players": tarockrl.make_game(g).num_players} for g in GAMES}
@@ -145,7 +145,7 @@ def create_app(max_games: int = 64, ttl: float = 3600.0) -> Starlette:
         game = data.get("game")
         if game not in GAMES:
             raise ApiError(400, f"field 'game' must be one of {list(GAMES)}, got {game!r}")
-        seat = _int_field(data, "seat", 0, 0, 3)
+        seat = _int_field(data, "seat", 0, 0, tarockrl.make_game(game).num_players - 1)
         seed = _int_field(data, "seed", secrets.randbelow(1_000_000), 0, 2**62)
         opponents = data.get("opponents", "random")
         if isinstance(opponents, str):

@@ -88,6 +88,8 @@ def test_bad_requests_change_nothing(client):
         r = client.post("/api/games", json=body)
         assert r.status_code == 400, (body, r.text)
         assert r.json()["error"]
+    r = client.post("/api/games", json={"game": "dreierles", "seat": 3})
+    assert r.status_code == 400 and "0..2" in r.json()["error"]  # the range of this game's seats
     g2 = _play_to_end(client, g)
     r = client.post(f"/api/games/{gid}/action", json={"seat": 1, "action": 0})
     assert r.status_code == 409 and "over" in r.json()["error"]
