@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import time as _time
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -39,53 +40,38 @@ __all__ = ["PIMCAgent", "PIMCUnavailableError", "Decision", "make_pimc_agent", "
            "game_defaults", "world_key", "rule_action"]
 
 _CHUNK = 8
-_TOTAL_TRICKS = {"dreierles": 16, "dreiertarock": 16, "troccas": 19}
+_DEFAULTS = (5, 30_000)  # (solve_tricks, max_nodes) unless the game's solver adapter says otherwise
+
+
+def _adapter(game: Any) -> ModuleType:
+    """The solver adapter of ``game`` (:mod:`tarockrl.solvers.adapters`): what search knows about the game."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"tarockrl.solvers.adapters.{game.name}")
+    except ModuleNotFoundError:
+        raise TarockError(f"no solver adapter for game {game.name!r}") from None
 
 
 def game_defaults(game: Any) -> tuple[int, int]:
-    """``(solve_tricks, max_nodes)`` by default for ``game``.
-
-    5 tricks and 30,000 nodes per world, except in Tatteln: once its stock is gone the deal is a game of perfect
-    information (the opponent holds every card the seat has not seen, ``docs/rules/tatteln.md`` §9.1), so every
-    sampled world is the true position and PIMC solves the whole final phase exactly (``hand_size`` tricks, 8
-    or 9), with a budget of 3,000,000 nodes (the final phase from its first trick takes up to about a million;
-    the identical worlds are solved once, see :func:`world_key`).
-    """
-    if game.name == "tatteln":
-        return int(game.options.get("hand_size", 9)), 3_000_000
-    return 5, 30_000
+    """``(solve_tricks, max_nodes)`` by default for ``game``: 5 tricks and 30,000 nodes per world unless its
+    adapter's ``pimc_defaults`` says otherwise (Tatteln: the whole final phase, 3,000,000 nodes)."""
+    hook = getattr(_adapter(game), "pimc_defaults", None)
+    return hook(game.options) if hook else _DEFAULTS
 
 
 def world_key(game: Any, row: np.ndarray) -> bytes:
-    """Bytes that identify a sampled world for the solver: two worlds with equal keys have equal values.
-
-    The whole row, except in Tatteln's final phase the stored shuffle (``DECK``), which then only records in which
-    order the stock was drawn (never read again), so the worlds of a final-phase decision, which differ only
-    there, are solved once.
-    """
-    if game.name == "tatteln":
-        from tarockrl.games.tatteln import layout as L
-
-        if int(row[L.PHASE]) == L.FINAL_PHASE:
-            row = row.copy()
-            row[L.DECK:L.DECK + 4] = 0
-    return row.tobytes()
+    """Bytes that identify a sampled world for the solver: two worlds with equal keys have equal values (the whole
+    row unless the adapter's ``world_key`` knows better; Tatteln's final phase ignores the spent shuffle)."""
+    hook = getattr(_adapter(game), "world_key", None)
+    return hook(row) if hook else row.tobytes()
 
 
 def rule_action(game: Any, legal: list[int]) -> int | None:
-    """An action PIMC takes without search when legal, or ``None``: today only Tatteln's ``ROB``.
-
-    Robbing the turn-up (``docs/rules/tatteln.md`` §4.3) swaps the lowest trump, worth nothing, for the face-up
-    trump, and is legal at every turn while the stock lasts. Simulation cannot value it: a rollout policy that
-    robs robs at its next turn, so "a card now, rob next turn" is worth the same as "rob now" up to noise, and a
-    searching player would put the rob off turn after turn until the stock is gone (measured: PIMC-32 robbed at
-    9 of 37 such decisions). Like the rule-based player, PIMC robs at once.
-    """
-    if game.name == "tatteln":
-        rob = int(game.options.get("deck_size", 32)) + 2
-        if rob in legal:
-            return rob
-    return None
+    """An action PIMC takes without search when legal, or ``None`` (the adapter's ``search_free_action``; today
+    only Tatteln's ``ROB``, which simulation cannot tell from robbing a turn later)."""
+    hook = getattr(_adapter(game), "search_free_action", None)
+    return hook(legal, game.options) if hook else None
 
 
 class PIMCUnavailableError(TarockError):
@@ -98,22 +84,9 @@ def has_sampler(game: Any) -> bool:
 
 
 def tricks_left(state: Any) -> int:
-    """Tricks still to be completed in ``state``'s card play (the current one included).
-
-    Tatteln counts the tricks of the stock phase too (its solver takes the whole deal).
-    """
-    name, row = state.game.name, state._row
-    if name == "tatteln":
-        from tarockrl.games.tatteln import layout as L
-
-        total = int(state.game.options.get("deck_size", 32)) // 2
-        return total - int(row[L.TRICKS])
-    if name not in _TOTAL_TRICKS:
-        raise TarockError(f"tricks_left: unknown game {name!r}")
-    import importlib
-
-    layout = importlib.import_module(f"tarockrl.games.{name}.layout")
-    return _TOTAL_TRICKS[name] - int(row[layout.TRICK_NO])
+    """Tricks still to be completed in ``state``'s card play (the current one included; Tatteln counts the tricks
+    of the stock phase too, its solver takes the whole deal)."""
+    return _adapter(state.game).tricks_left(state._row, state.game.options)
 
 
 @dataclass

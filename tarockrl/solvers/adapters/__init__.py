@@ -19,4 +19,9 @@ Every adapter module defines (all ``@njit(cache=True)`` unless a constant):
 * ``COPY_LEN`` (slots a child copies from its parent; the history beyond it is never read in play),
   ``MAX_DEPTH`` (actions left in a play phase, at most), ``MAX_MOVES`` (legal actions at a node, at most),
   ``NUM_PLAYERS``, ``NUM_ACTIONS``.
+
+and, in plain Python, what PIMC (:mod:`tarockrl.agents.pimc`) reads about the game: ``tricks_left(row, options)``
+(required), and optionally ``pimc_defaults(options) -> (solve_tricks, max_nodes)`` (default ``(5, 30_000)``),
+``world_key(row) -> bytes`` (worlds with equal keys are solved once; default: the whole row) and
+``search_free_action(legal, options)`` (an action PIMC takes without search when legal; default: none).
 """

@@ -354,3 +354,11 @@ def monotone_past(row, objective):
     so far (``apast``) for a fixed position (``akey``): outside Räuber, also while the Pfeife is in play (its
     bonus is decided by the last trick, so each outcome adds a constant to a monotone table)."""
     return row[L.RAEUBER] == 0
+
+
+# ---- what PIMC reads (plain Python; tarockrl/agents/pimc.py) ---------------------------------------------------
+
+
+def tricks_left(row: np.ndarray, options: dict) -> int:
+    """Tricks still to be completed in the card play, the current one included (PIMC's ``solve_tricks``)."""
+    return 16 - int(row[L.TRICK_NO])

@@ -138,3 +138,11 @@ def key(row, opts):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
+
+
+# ---- what PIMC reads (plain Python; tarockrl/agents/pimc.py) ---------------------------------------------------
+
+
+def tricks_left(row: np.ndarray, options: dict) -> int:
+    """Tricks still to be completed in the card play, the current one included (PIMC's ``solve_tricks``)."""
+    return 19 - int(row[L.TRICK_NO])
