@@ -526,10 +526,9 @@ def _prepare(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, w
 
 
 @njit(cache=True)
-def _sample_many(state, player, opts, out, base, single_rng):
-    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``single_rng`` when
-    ``base`` is 0); returns ``(failures, rng)``."""
-    n = out.shape[0]
+def _prepared(state, player, opts):
+    """Allocate the sampler's buffers and run :func:`_prepare` on them; returns ``(ncomp, total)`` and the buffers
+    the draws read (``ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards, allow, caps, orders``)."""
     ban_tw = np.zeros(4, dtype=np.int64)
     ban_sw = np.zeros(4, dtype=np.int64)
     fx_tw = np.zeros(4, dtype=np.int64)
@@ -544,6 +543,16 @@ def _sample_many(state, player, opts, out, base, single_rng):
     orders = np.zeros((L.MAX_ATTEMPTS, 78), dtype=np.int64)
     ncomp, total = _prepare(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards, allow,
                             caps, row, orders)
+    return ncomp, total, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards, allow, caps, orders
+
+
+@njit(cache=True)
+def _sample_many(state, player, opts, out, base, single_rng):
+    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``single_rng`` when
+    ``base`` is 0); returns ``(failures, rng)``."""
+    n = out.shape[0]
+    (ncomp, total, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards, allow, caps,
+     orders) = _prepared(state, player, opts)
     if not total > 0.0:
         return n, single_rng
     comp_of = np.zeros(n, dtype=np.int64)
@@ -579,21 +588,7 @@ def _sample_many(state, player, opts, out, base, single_rng):
 @njit(cache=True)
 def count_worlds(state, player, opts):
     """The number of worlds (placements of the hidden cards) consistent with ``player``'s view (float64)."""
-    ban_tw = np.zeros(4, dtype=np.int64)
-    ban_sw = np.zeros(4, dtype=np.int64)
-    fx_tw = np.zeros(4, dtype=np.int64)
-    fx_sw = np.zeros(4, dtype=np.int64)
-    forced = np.zeros(L.MAX_ATTEMPTS, dtype=np.int64)
-    comps = np.zeros((MAX_COMP, 3), dtype=np.int64)
-    weights = np.zeros(MAX_COMP, dtype=np.float64)
-    cards = np.zeros(80, dtype=np.int64)
-    allow = np.zeros(80, dtype=np.int64)
-    caps = np.zeros(NUM_LOC, dtype=np.int64)
-    row = np.zeros(L.STATE_LEN, dtype=np.int64)
-    orders = np.zeros((L.MAX_ATTEMPTS, 78), dtype=np.int64)
-    _ncomp, total = _prepare(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards,
-                             allow, caps, row, orders)
-    return total
+    return _prepared(state, player, opts)[1]
 
 
 @njit(cache=True)
