@@ -297,3 +297,24 @@ def test_pruning_keeps_every_value(options, pass_all):
             plain = solver.solve(state, objective=objective, merge=False, table=False)
             assert full.action_values == plain.action_values, (objective, state.history())
     assert pass_all or pfeife_in_play >= 5  # (Räuber: the Pfeife goes by trick 3)
+
+
+def test_threshold_entries_across_thresholds():
+    """Dreierles, 6 tricks left with the Pfeife in play (threshold entries keyed by the position alone, shared by
+    the zero-window searches of every threshold; the last card of a trick kept out of the table; the last trick
+    played out): every action's value equals alpha-beta without table, bounds and merging, and a tiny table
+    (heavy replacement, entries of earlier solves in the way) gives the same values."""
+    game = _game("dreierles", {})
+    solver = solver_for("dreierles")
+    tiny = Solver("dreierles", table_bits=8)
+    checked = 0
+    for state in positions(game, 6, False, 80, seed0=3000):
+        row = state._row
+        if not any((row[DL.HAND + s] & 1) != 0 for s in range(3)) or _tricks_left(state) < 5:
+            continue
+        full = solver.solve(state)
+        plain = solver.solve(state, merge=False, table=False)
+        assert full.action_values == plain.action_values, state.history()
+        assert tiny.solve(state).action_values == full.action_values, state.history()
+        checked += 1
+    assert checked >= 12
