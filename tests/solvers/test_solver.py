@@ -318,3 +318,21 @@ def test_threshold_entries_across_thresholds():
         assert tiny.solve(state).action_values == full.action_values, state.history()
         checked += 1
     assert checked >= 12
+
+
+def test_raeuber_keys_by_pile_points():
+    """Räuber, 5-6 tricks left: the table keys each seat's pile points so far (not its card count and value sum);
+    every action's value (both objectives) equals alpha-beta without table, bounds and merging."""
+    game = _game("dreierles", {})
+    solver = solver_for("dreierles")
+    checked = 0
+    for state in positions(game, 6, True, 12, seed0=4000):
+        assert state._row[DL.RAEUBER] != 0
+        if _tricks_left(state) < 5:
+            continue
+        for objective in ("returns", "card_points"):
+            full = solver.solve(state, objective=objective)
+            plain = solver.solve(state, objective=objective, merge=False, table=False)
+            assert full.action_values == plain.action_values, (objective, state.history())
+        checked += 1
+    assert checked >= 8
