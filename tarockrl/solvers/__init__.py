@@ -51,9 +51,11 @@ known (the Dreierles settlement is a step function of the declarer's points), th
   move across them). The last card of a trick stays out of the table (its children, the next trick's starts, are
   in it), and the last trick is played out without search. In Räuber the key holds each seat's pile points so
   far (piles hold whole tricks, so final points are these plus the tricks still won).
-  Static bounds cut a window the rest cannot reach: the declarer's trumps above all the defenders' trumps win
-  their tricks, and so do the defenders' trumps above all of his (each such trick is worth at least the trump's
-  value), and the Pfeife bonus lies in a known range;
+  Static bounds cut a window the rest cannot reach (checked at every node, before the table key is computed):
+  the declarer's trumps above all the defenders' trumps win their tricks, and so do the defenders' trumps above
+  all of his (each such trick is worth at least the trump's value), and the Pfeife bonus lies in a known range
+  (nothing above 0 for the declarer while a defender holds the Pfeife, unless ``pfeife_defender_loss_scores_declarer``
+  for a silent one; nothing at all once it lies in the current trick before the 16th);
 * **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
   in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:

@@ -201,7 +201,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             ttm = np.int64(-1)
             usett = usett0 and not tt_skip(row)
             fr[d, F_TT] = 1 if usett else 0
-            if usett:
+            if usett0:  # static bounds everywhere, the table where the adapter keeps the position
                 add = glen > 0 and additive(row, ctx[C_OBJ])
                 semi = not add and glen > 0 and a_ + 1 == b_ and monotone_past(row, ctx[C_OBJ])
                 p0 = np.int64(0)
@@ -232,48 +232,49 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         ret = rhi
                         mode = RETURN
                         continue
-                if add:
-                    k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
-                elif semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
-                    k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
-                else:
-                    k = key(row, opts) ^ ctx[C_SALT]
-                fr[d, F_KEY] = k
-                fr[d, F_ADD] = 1 if add else (2 if semi else 0)
-                fr[d, F_P0] = p0
-                fr[d, F_N0] = ctx[C_NODES]
-                slot = k & mask
-                if tt[slot, 0] != k:
-                    slot += 1
-                e = tt[slot]
-                if e[0] == k:
-                    if semi:
-                        if p0 >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least as good as e[1]
-                            ret = e[4]
-                            mode = RETURN
-                            continue
-                        if p0 <= e[2] and e[5] <= a_:  # value <= e[5] for every past at most e[2]
-                            ret = e[5]
-                            mode = RETURN
-                            continue
+                if usett:
+                    if add:
+                        k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
+                    elif semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
+                        k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
                     else:
-                        lo = e[1]
-                        hi = e[2]
-                        if add:
-                            lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
-                        if lo >= b_ or lo == hi:
-                            ret = lo
-                            mode = RETURN
-                            continue
-                        if hi <= a_:
-                            ret = hi
-                            mode = RETURN
-                            continue
-                        if lo > a_:
-                            a_ = lo
-                        if hi < b_:
-                            b_ = hi
-                    ttm = e[3] & MOVE_MASK
+                        k = key(row, opts) ^ ctx[C_SALT]
+                    fr[d, F_KEY] = k
+                    fr[d, F_ADD] = 1 if add else (2 if semi else 0)
+                    fr[d, F_P0] = p0
+                    fr[d, F_N0] = ctx[C_NODES]
+                    slot = k & mask
+                    if tt[slot, 0] != k:
+                        slot += 1
+                    e = tt[slot]
+                    if e[0] == k:
+                        if semi:
+                            if p0 >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least as good as e[1]
+                                ret = e[4]
+                                mode = RETURN
+                                continue
+                            if p0 <= e[2] and e[5] <= a_:  # value <= e[5] for every past at most e[2]
+                                ret = e[5]
+                                mode = RETURN
+                                continue
+                        else:
+                            lo = e[1]
+                            hi = e[2]
+                            if add:
+                                lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
+                            if lo >= b_ or lo == hi:
+                                ret = lo
+                                mode = RETURN
+                                continue
+                            if hi <= a_:
+                                ret = hi
+                                mode = RETURN
+                                continue
+                            if lo > a_:
+                                a_ = lo
+                            if hi < b_:
+                                b_ = hi
+                        ttm = e[3] & MOVE_MASK
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]

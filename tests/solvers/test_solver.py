@@ -299,12 +299,15 @@ def test_pruning_keeps_every_value(options, pass_all):
     assert pass_all or pfeife_in_play >= 5  # (Räuber: the Pfeife goes by trick 3)
 
 
-def test_threshold_entries_across_thresholds():
+@pytest.mark.parametrize("options", [{}, {"pfeife_defender_loss_scores_declarer": True,
+                                          "pfeife_announce_timing": "after_knocks"}])
+def test_threshold_entries_across_thresholds(options):
     """Dreierles, 6 tricks left with the Pfeife in play (threshold entries keyed by the position alone, shared by
     the zero-window searches of every threshold; the last card of a trick kept out of the table; the last trick
-    played out): every action's value equals alpha-beta without table, bounds and merging, and a tiny table
-    (heavy replacement, entries of earlier solves in the way) gives the same values."""
-    game = _game("dreierles", {})
+    played out; static bounds at every node with the Pfeife bonus range narrowed by where the Pfeife lies): every
+    action's value equals alpha-beta without table, bounds and merging, and a tiny table (heavy replacement,
+    entries of earlier solves in the way) gives the same values."""
+    game = _game("dreierles", options)
     solver = solver_for("dreierles")
     tiny = Solver("dreierles", table_bits=8)
     checked = 0

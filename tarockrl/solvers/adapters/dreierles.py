@@ -54,6 +54,7 @@ from tarockrl.games.dreierles.rules import (
     O_COUNTING,
     O_KNOCK_DOUBLES_BONUSES,
     O_PFEIFE_ANNOUNCED,
+    O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
 from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
@@ -305,15 +306,29 @@ def afmin(row, opts):
 @njit(cache=True)
 def bonus_range(row, opts, root):
     """With the Pfeife still in play: the range of its bonus in the root side's value, relative to ``gtable``
-    (which holds the failed announced bonus, or none when silent)."""
+    (which holds the failed announced bonus, or none when silent), per docs/rules/dreierles.md §6.4: an announced
+    bonus (the declarer plays the Pfeife to the 16th trick and wins it) from 0 (failed) up, or nothing above 0 when
+    a defender holds the Pfeife; a silent one from minus to plus its value, or nothing above 0 when a defender holds
+    it (his side scores it, or his partner beats it, or only with ``pfeife_defender_loss_scores_declarer`` the
+    declarer wins it); nothing at all (0, 0) when it lies in the current trick before the 16th (it cannot be played
+    to the 16th trick any more)."""
     d = row[L.DECLARER]
     bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    holder = -1
+    for s in range(3):
+        if (row[L.HAND + s] & PFEIFE) != 0:
+            holder = s
+    if holder < 0 and row[L.TRICK_NO] < 15:  # in the current trick, not the last one: the bonus is decided
+        return np.int64(0), np.int64(0)
+    defender_holds = holder >= 0 and holder != d
     if row[L.ANNOUNCED] == 1:
         lo = np.int64(0)
-        hi = 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+        hi = np.int64(0) if defender_holds else 4 * opts[O_PFEIFE_ANNOUNCED] * bm
     else:
         hi = 2 * opts[O_PFEIFE_SILENT] * bm
         lo = -hi
+        if defender_holds and opts[O_PFEIFE_DEF_LOSS] == 0:
+            hi = np.int64(0)
     if root == d:
         return lo, hi
     return -hi, -lo
