@@ -13,7 +13,8 @@
   one counting pass, then ``n`` draws, each rebuilt as a deal plus the replayed history).
 
 ``bench_solver()`` (in :mod:`tarockrl.solvers.bench`) measures the solver: nodes per second and milliseconds per
-solve at 4, 6, 8, 10, 12 and 16 tricks left, per game. Everything runs on one thread (figures per core); compile
+solve at 4, 6, 8, 10, 12, 14 and 16 tricks left (16: a whole deal from the start of the card play), per game,
+with the number of positions solved within the node budget. Everything runs on one thread (figures per core); compile
 time is excluded (a warm-up call first).
 """
 
@@ -88,7 +89,7 @@ def main(argv=None) -> None:
     parser.add_argument("--positions", type=int, default=5, help="random positions per game (and per solver cell)")
     parser.add_argument("--worlds", type=int, default=20000, help="worlds: worlds drawn per game")
     parser.add_argument("--max-nodes", type=int, default=20_000_000, help="solver: node budget per solve")
-    parser.add_argument("--tricks", type=int, nargs="*", default=None, help="solver: tricks left (4 6 8 10 12 16)")
+    parser.add_argument("--tricks", type=int, nargs="*", default=None, help="solver: tricks left (4 6 8 10 12 14 16)")
     parser.add_argument("--solver-only", action="store_true", help="skip the world-sampler benchmark")
     parser.add_argument("--worlds-only", action="store_true", help="skip the solver benchmark")
     args = parser.parse_args(argv)

@@ -24,17 +24,17 @@ move maximises its own settlement (or card points) and the two others are assume
 value is exact for that two-sided reading, a lower bound of what the seat gets against any play of the others.
 
 **Search.** Fail-soft alpha-beta over the game's own rule kernels (so the solver plays by exactly the engine's
-rules and options), iterative with an explicit frame per depth, with a transposition table (2**20 slots by
-default in two-slot buckets: the entry with the bigger subtree keeps the first slot, the other slot is always
-replaced; 64-bit keys: a key collision could in principle give a wrong value, with probability about
-nodes / 2**64), equivalent-card merging, move ordering (the table's best move, then a static trick-play hint:
-give a winning partner value, beat an opponent as cheaply as possible, else throw the least value; then a
-history heuristic), and cheap copies of the state row (a child copies its parent's row prefix and applies the
-game's step). Every search is a zero-window search: the root's value is found first by MTD(f), then every
-distinct root action is solved exactly by MTD(f) from that value, which is also its upper bound (one
-zero-window search settles an action as good as the best). Where the values the root can take are known (the
-Dreierles settlement is a step function of the declarer's points), the tests snap to them. Per game (the
-adapters in :mod:`tarockrl.solvers.adapters` document the details):
+rules and options), iterative with an explicit frame per depth, with a transposition table (2**20 slots by default
+in two-slot buckets: the entry with the bigger subtree of the current solve keeps the first slot, the other slot
+is always replaced, and entries of earlier solves count as empty; 64-bit keys: a key collision could in principle
+give a wrong value, with probability about nodes / 2**64), equivalent-card merging, move ordering (the table's
+best move, then a static trick-play hint: give a winning partner value, beat an opponent as cheaply as possible,
+else throw the least value; then a history heuristic), and cheap copies of the state row (a child copies its
+parent's row prefix and applies the game's step). Every search is a zero-window search: the root's value is found
+first by MTD(f), then every distinct root action is solved exactly by MTD(f) from that value, which is also its
+upper bound (one zero-window search settles an action as good as the best). Where the values the root can take are
+known (the Dreierles settlement is a step function of the declarer's points), the tests snap to them. Per game
+(the adapters in :mod:`tarockrl.solvers.adapters` document the details):
 
 * the transposition key holds what the value of the rest of the deal depends on, and no more: the hands, the
   trick so far, the seat to move, and a summary of the cards won (e.g. in Dreierles the declarer's pile points,
@@ -45,11 +45,17 @@ adapters in :mod:`tarockrl.solvers.adapters` document the details):
   monotone function of the declarer's final pile points, which are the points so far plus the points of the
   tricks still to win; the table then keys the position alone and stores bounds on the points still to win
   (transpositions with different pasts share one entry). While the Pfeife is in play (its bonus is decided in the
-  last trick), the value is still monotone in the points so far: the table keys the position and the
-  zero-window threshold and stores the least points so far known to reach it and the most known to miss it.
-  Static bounds cut a window the rest cannot reach: the declarer's trumps above all the defenders' trumps win
-  their tricks, and so do the defenders' trumps above all of his (each such trick is worth at least the trump's
-  value), and the Pfeife bonus lies in a known range;
+  last trick), the value is still monotone in the points so far: the table keys the position alone and stores two
+  facts, "with at least ``lo`` points so far the value is at least ``vlo``" and "with at most ``hi`` points so far
+  it is at most ``vhi``", which serve the zero-window searches of every threshold (and keep the position's best
+  move across them). The last card of a trick stays out of the table (its children, the next trick's starts, are
+  in it), and the last trick is played out without search. In Räuber the key holds each seat's pile points so
+  far (piles hold whole tricks, so final points are these plus the tricks still won).
+  Static bounds cut a window the rest cannot reach (checked at every node, before the table key is computed):
+  the declarer's trumps above all the defenders' trumps win their tricks, and so do the defenders' trumps above
+  all of his (each such trick is worth at least the trump's value), and the Pfeife bonus lies in a known range
+  (nothing above 0 for the declarer while a defender holds the Pfeife, unless ``pfeife_defender_loss_scores_declarer``
+  for a silent one; nothing at all once it lies in the current trick before the 16th);
 * **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
   in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:

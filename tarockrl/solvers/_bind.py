@@ -8,6 +8,7 @@ gives a fresh file (and a fresh numba compile); numba's on-disk cache then works
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from types import ModuleType
 
@@ -20,15 +21,18 @@ _NAMES = (
     "akey", "apast", "apply", "bonus_range", "cur", "gen", "gtable", "hint", "in_play", "is_over", "key", "leaf",
     "monotone_past", "paranoid", "side",
 )
+# optional adapter kernels: name -> default in tarockrl.solvers._common (used when the adapter lacks the name)
+_OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip"}
 
 
 def search_module(game_name: str) -> ModuleType:
     """The solver kernels compiled for ``game_name`` (generated, imported and cached on first use)."""
     root = Path(tarockrl.__file__).parent
-    bindings = codegen.binding_block(
-        constants={},
-        functions={},
-        extra_lines=[f"from tarockrl.solvers.adapters.{game_name} import {', '.join(_NAMES)}  # noqa: E402, F401"],
-    )
+    adapter = importlib.import_module(f"tarockrl.solvers.adapters.{game_name}")
+    names = list(_NAMES) + [n for n in _OPTIONAL if hasattr(adapter, n)]
+    lines = [f"from tarockrl.solvers.adapters.{game_name} import {', '.join(names)}  # noqa: E402, F401"]
+    lines += [f"from tarockrl.solvers._common import {d} as {n}  # noqa: E402, F401"
+              for n, d in _OPTIONAL.items() if not hasattr(adapter, n)]
+    bindings = codegen.binding_block(constants={}, functions={}, extra_lines=lines)
     sources = [root / "solvers" / "adapters", root / "solvers" / "_common.py", root / "games" / game_name]
     return codegen.bind(_template, f"solver_{game_name}", bindings, sources)

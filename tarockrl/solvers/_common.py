@@ -2,6 +2,8 @@
 
 * :func:`hmix` folds one int64 into a running 64-bit hash (the SplitMix64 finaliser over ``h ^ x``), the
   building block of every adapter's transposition key;
+* :func:`no_forced_rest` is the default of the optional adapter kernel ``forced_rest`` (see
+  :mod:`tarockrl.solvers._bind`);
 * :func:`gen_merged` turns a one-word legal card set into the move list with equivalent-card merging
   (see the package docstring of :mod:`tarockrl.solvers` for the rule).
 """
@@ -32,6 +34,18 @@ def hmix(h, x):
     z = (z ^ _shr(z, 30)) * _MIX_A
     z = (z ^ _shr(z, 27)) * _MIX_B
     return z ^ _shr(z, 31)
+
+
+@njit(cache=True, inline="always")
+def no_forced_rest(row):
+    """Default ``forced_rest``: never claims that the rest of the deal is forced."""
+    return False
+
+
+@njit(cache=True, inline="always")
+def no_tt_skip(row):
+    """Default ``tt_skip``: the table is used at every node."""
+    return False
 
 
 @njit(cache=True, inline="always")

@@ -10,9 +10,15 @@ The search is fail-soft alpha-beta over the game's own kernels, values always se
 row (the first ``COPY_LEN`` slots; the history beyond is never read in play) with the game's ``step`` applied:
 the state row is small, so a copy is as cheap as an undo. Per node:
 
-1. terminal: the adapter's ``leaf`` value;
-2. transposition table probe (``key`` salted per solve, 64-bit keys, one slot per index, always replaced):
-   stored lower/upper bounds cut off or narrow the window; the stored best move is tried first;
+1. terminal: the adapter's ``leaf`` value; when every play left is forced (the adapter's optional
+   ``forced_rest``, e.g. the last trick) the rest is played out and counts as one node;
+2. transposition table probe (``key`` salted per solve, 64-bit keys, two-slot buckets: the entry with the bigger
+   subtree of the current solve keeps the even slot, the odd slot is always replaced; entries of earlier solves
+   count as empty), except at positions the adapter's optional ``tt_skip`` keeps out of the table:
+   stored lower/upper bounds cut off or narrow the window; the stored best move is tried first. Threshold
+   entries (positions with a monotone past, zero windows) are keyed by the position alone and hold two facts,
+   "for every past at least ``lo`` the value is at least ``vlo``" and "for every past at most ``hi`` it is at most
+   ``vhi``", usable by the zero-window searches of every threshold;
 3. move generation with equivalent-card merging (only one representative of each class is searched),
    ordered by the table's move, then the adapter's ``hint`` (a static trick-play heuristic), then a history
    heuristic (cutoffs per seat and action, weighted by the square of the actions left);
@@ -25,8 +31,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-
-from tarockrl.solvers._common import hmix
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
@@ -44,6 +48,7 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     apply,
     bonus_range,
     cur,
+    forced_rest,
     gen,
     gtable,
     hint,
@@ -54,6 +59,7 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     monotone_past,
     paranoid,
     side,
+    tt_skip,
 )
 
 # ---- bindings (end) -------------------------------------------------------------------------------------------
@@ -63,7 +69,7 @@ INF = np.int64(1) << np.int64(40)
 C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES = range(12)
 CTX_LEN = 12
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
-SEMI_SALT = np.int64(0x1B873593)  # hashed with the threshold: keys of positions with a monotone past
+SEMI_SALT = np.int64(0x1B873593)  # keeps keys of threshold entries (positions with a monotone past) apart
 
 
 @njit(cache=True, inline="always")
@@ -121,24 +127,20 @@ def _r_to_f(rlo, rhi, p0, gt, glen, gdir):
     return flo, fhi
 @njit(cache=True, inline="always")
 def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
-    """A threshold entry (mode 2) updated: ``lo`` is the least signed past known to reach the threshold, with
-    ``vlo`` a lower bound of the value there (so of every better past); ``hi``/``vhi`` the most known not to,
-    with an upper bound of the value. A less demanding threshold replaces the stored one; an equal one keeps
-    the tighter value bound."""
+    """A threshold entry (mode 2) updated with a new fact. ``lo``/``wlo``: for every signed past at least ``lo``
+    the value is at least ``wlo``; ``hi``/``whi``: for every signed past at most ``hi`` the value is at most
+    ``whi`` (``lo = INF``, ``hi = -INF``: no such fact). A new fact replaces the stored one unless the stored
+    one implies it (a smaller or equal past with a value bound at least as strong)."""
     lo = olo
     wlo = ovlo
-    if nlo < olo:
+    if nlo < INF and not (olo <= nlo and ovlo >= vlo):
         lo = nlo
         wlo = vlo
-    elif nlo == olo and nlo < INF:
-        wlo = max(ovlo, vlo)
     hi = ohi
     whi = ovhi
-    if nhi > ohi:
+    if nhi > -INF and not (ohi >= nhi and ovhi <= vhi):
         hi = nhi
         whi = vhi
-    elif nhi == ohi and nhi > -INF:
-        whi = min(ovhi, vhi)
     return lo, hi, wlo, whi
 
 
@@ -146,11 +148,11 @@ HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT
 
 
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
-F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0 = range(13)
-F_LEN = 13
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
+F_LEN = 14
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
-TT_COLS = 6  # key, lower, upper, move + work, and (threshold entries) the value bounds at the two thresholds
+TT_COLS = 7  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -162,7 +164,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     self-recursive functions. With ``ctx[C_PLAIN]`` set it is plain minimax: full windows, no table, no merging.
     """
     plain = ctx[C_PLAIN] != 0
-    usett = not plain and ctx[C_NOTT] == 0  # C_NOTT: alpha-beta without the table (a cross-check)
+    usett0 = not plain and ctx[C_NOTT] == 0  # C_NOTT: alpha-beta without the table (a cross-check)
     merge = 0 if plain else ctx[C_MERGE]
     glen = 0 if plain else ctx[C_GLEN]
     gdir = ctx[C_GDIR]
@@ -184,59 +186,31 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 ret = leaf(row, opts, root, ctx[C_OBJ])
                 mode = RETURN
                 continue
+            if not plain and forced_rest(row):  # every play left is forced: play it out
+                child = stack[d + 1]
+                for j in range(COPY_LEN):
+                    child[j] = row[j]
+                while not is_over(child):
+                    gen(child, opts, moves[d + 1], reps[d + 1], 0)
+                    apply(child, moves[d + 1, 0], opts)
+                ret = leaf(child, opts, root, ctx[C_OBJ])
+                mode = RETURN
+                continue
             a_ = fr[d, F_ALPHA]
             b_ = fr[d, F_BETA]
             ttm = np.int64(-1)
-            if usett:
+            usett = usett0 and not tt_skip(row)
+            fr[d, F_TT] = 1 if usett else 0
+            if usett0:  # static bounds everywhere, the table where the adapter keeps the position
                 add = glen > 0 and additive(row, ctx[C_OBJ])
                 semi = not add and glen > 0 and a_ + 1 == b_ and monotone_past(row, ctx[C_OBJ])
                 p0 = np.int64(0)
                 if add:
-                    k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
                     p0 = apast(row, opts)
-                elif semi:  # keyed by the position and the threshold; the entry holds thresholds on the past
-                    k = akey(row) ^ ctx[C_SALT] ^ hmix(SEMI_SALT, b_)
+                elif semi:
                     p0 = apast(row, opts) * gdir
-                else:
-                    k = key(row, opts) ^ ctx[C_SALT]
-                fr[d, F_KEY] = k
-                fr[d, F_ADD] = 1 if add else (2 if semi else 0)
-                fr[d, F_P0] = p0
-                fr[d, F_N0] = ctx[C_NODES]
-                slot = k & mask
-                if tt[slot, 0] != k:
-                    slot += 1
-                e = tt[slot]
-                if e[0] == k:
-                    if semi:
-                        if p0 >= e[1]:  # value >= e[4] >= b_ for every past at least as good as e[1]
-                            ret = e[4]
-                            mode = RETURN
-                            continue
-                        if p0 <= e[2]:
-                            ret = e[5]
-                            mode = RETURN
-                            continue
-                    else:
-                        lo = e[1]
-                        hi = e[2]
-                        if add:
-                            lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
-                        if lo >= b_ or lo == hi:
-                            ret = lo
-                            mode = RETURN
-                            continue
-                        if hi <= a_:
-                            ret = hi
-                            mode = RETURN
-                            continue
-                        if lo > a_:
-                            a_ = lo
-                        if hi < b_:
-                            b_ = hi
-                    ttm = e[3] & MOVE_MASK
                 if add or semi:  # static bounds on the rest's points (and the bonus range of a monotone past):
-                    # a window outside the values they reach cuts off
+                    # a window outside the values they reach cuts off (before the key: cheaper)
                     fmin = afmin(row, opts)
                     fmax = afmax(row, opts)
                     if add:
@@ -258,6 +232,49 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         ret = rhi
                         mode = RETURN
                         continue
+                if usett:
+                    if add:
+                        k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
+                    elif semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
+                        k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
+                    else:
+                        k = key(row, opts) ^ ctx[C_SALT]
+                    fr[d, F_KEY] = k
+                    fr[d, F_ADD] = 1 if add else (2 if semi else 0)
+                    fr[d, F_P0] = p0
+                    fr[d, F_N0] = ctx[C_NODES]
+                    slot = k & mask
+                    if tt[slot, 0] != k:
+                        slot += 1
+                    e = tt[slot]
+                    if e[0] == k:
+                        if semi:
+                            if p0 >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least as good as e[1]
+                                ret = e[4]
+                                mode = RETURN
+                                continue
+                            if p0 <= e[2] and e[5] <= a_:  # value <= e[5] for every past at most e[2]
+                                ret = e[5]
+                                mode = RETURN
+                                continue
+                        else:
+                            lo = e[1]
+                            hi = e[2]
+                            if add:
+                                lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
+                            if lo >= b_ or lo == hi:
+                                ret = lo
+                                mode = RETURN
+                                continue
+                            if hi <= a_:
+                                ret = hi
+                                mode = RETURN
+                                continue
+                            if lo > a_:
+                                a_ = lo
+                            if hi < b_:
+                                b_ = hi
+                        ttm = e[3] & MOVE_MASK
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]
@@ -312,7 +329,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 continue
             # all moves searched (or a cutoff): store the bound, return the best value
             best = fr[d, F_BEST]
-            if usett:
+            if fr[d, F_TT] != 0:
                 a0 = fr[d, F_A0]
                 b0 = fr[d, F_B0]
                 nlo = -INF
@@ -354,7 +371,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     lo = nlo
                     hi = nhi
                 if e[0] != k:
-                    if work >= (e[3] >> MOVE_BITS):  # the bigger subtree keeps the even slot, the other goes odd
+                    ework = (e[3] >> MOVE_BITS) if e[6] == ctx[C_SALT] else np.int64(-1)  # older solves' entries: none
+                    if work >= ework:  # the bigger subtree keeps the even slot, the other goes odd
                         e1 = tt[slot + 1]
                         for j in range(TT_COLS):
                             e1[j] = e[j]
@@ -366,6 +384,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 e[4] = sv_lo
                 e[5] = sv_hi
                 e[3] = fr[d, F_BM] + (min(work, np.int64(1) << np.int64(46)) << MOVE_BITS)
+                e[6] = ctx[C_SALT]
             ret = best
             mode = RETURN
         if mode == RETURN:

@@ -297,3 +297,45 @@ def test_pruning_keeps_every_value(options, pass_all):
             plain = solver.solve(state, objective=objective, merge=False, table=False)
             assert full.action_values == plain.action_values, (objective, state.history())
     assert pass_all or pfeife_in_play >= 5  # (Räuber: the Pfeife goes by trick 3)
+
+
+@pytest.mark.parametrize("options", [{}, {"pfeife_defender_loss_scores_declarer": True,
+                                          "pfeife_announce_timing": "after_knocks"}])
+def test_threshold_entries_across_thresholds(options):
+    """Dreierles, 6 tricks left with the Pfeife in play (threshold entries keyed by the position alone, shared by
+    the zero-window searches of every threshold; the last card of a trick kept out of the table; the last trick
+    played out; static bounds at every node with the Pfeife bonus range narrowed by where the Pfeife lies): every
+    action's value equals alpha-beta without table, bounds and merging, and a tiny table (heavy replacement,
+    entries of earlier solves in the way) gives the same values."""
+    game = _game("dreierles", options)
+    solver = solver_for("dreierles")
+    tiny = Solver("dreierles", table_bits=8)
+    checked = 0
+    for state in positions(game, 6, False, 80, seed0=3000):
+        row = state._row
+        if not any((row[DL.HAND + s] & 1) != 0 for s in range(3)) or _tricks_left(state) < 5:
+            continue
+        full = solver.solve(state)
+        plain = solver.solve(state, merge=False, table=False)
+        assert full.action_values == plain.action_values, state.history()
+        assert tiny.solve(state).action_values == full.action_values, state.history()
+        checked += 1
+    assert checked >= 12
+
+
+def test_raeuber_keys_by_pile_points():
+    """Räuber, 5-6 tricks left: the table keys each seat's pile points so far (not its card count and value sum);
+    every action's value (both objectives) equals alpha-beta without table, bounds and merging."""
+    game = _game("dreierles", {})
+    solver = solver_for("dreierles")
+    checked = 0
+    for state in positions(game, 6, True, 12, seed0=4000):
+        assert state._row[DL.RAEUBER] != 0
+        if _tricks_left(state) < 5:
+            continue
+        for objective in ("returns", "card_points"):
+            full = solver.solve(state, objective=objective)
+            plain = solver.solve(state, objective=objective, merge=False, table=False)
+            assert full.action_values == plain.action_values, (objective, state.history())
+        checked += 1
+    assert checked >= 8

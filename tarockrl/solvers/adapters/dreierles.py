@@ -11,10 +11,11 @@ the defenders' part of the blind, in groups of three; the own pile in Räuber).
 Transposition key: the position up to ranks (``rank_key``: the cards still in play in suit and rank order, each
 as its place, a hand or its position in the current trick, and its counting value; the seat to move, the leader),
 and a summary of the tricks won so far that is exactly what the settlement depends on: the declarer's pile points
-so far (discards and completed tricks; the defenders' pile is the rest), or in Räuber the number of cards and the
-value sum each seat has won, with the Stieß-played flag, the count of trump leads and which of the Pfeife, XXI
-and Stieß are still in play (all read by the Räuber play restrictions). Outside Räuber the play depends on cards
-only through suit, rank order and value, and scoring reads only these: ``pile_points`` of a pile depends on its
+so far (discards and completed tricks; the defenders' pile is the rest), or in Räuber the pile points each seat
+has won so far (a pile holds whole tricks, so its final points are these plus the points of the tricks it still
+wins; a Räuber pile never gets the blind), with the Stieß-played flag, the count of trump leads and which of the
+Pfeife, XXI and Stieß are still in play (all read by the Räuber play restrictions). Outside Räuber the play depends
+on cards only through suit, rank order and value, and scoring reads only these: ``pile_points`` of a pile depends on its
 size and value sum, and for piles whose sizes differ by whole tricks it is additive (a won trick adds its value
 minus 2, or 3 value - 6 in exact thirds), so the declarer's final points are the points so far plus the points of
 the tricks still to win; the Pfeife bonus depends on the last trick itself; hand bonuses on the hands at the start
@@ -46,13 +47,14 @@ from numba import njit
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import highest_index, winning_card
 from tarockrl.games.dreierles import layout as L
-from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS, VALUE_CLASS_MASKS
+from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
 from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
 from tarockrl.games.dreierles.rules import (
     O_BONUS_BASIS,
     O_COUNTING,
     O_KNOCK_DOUBLES_BONUSES,
     O_PFEIFE_ANNOUNCED,
+    O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
 from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
@@ -60,7 +62,6 @@ from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
 VALUES = CARD_VALUES
-VC = VALUE_CLASS_MASKS
 COPY_LEN = L.HIST_LEN + 1
 MAX_DEPTH = 52
 MAX_MOVES = 20
@@ -89,6 +90,19 @@ def cur(row):
 
 
 @njit(cache=True, inline="always")
+def forced_rest(row):
+    """Every play left is forced: the seat to move holds its last card (so does every seat still to play)."""
+    return popcount(row[L.HAND + row[L.CUR]]) == 1
+
+
+@njit(cache=True, inline="always")
+def tt_skip(row):
+    """Positions the search keeps out of the table: the last card of a trick (its children, the next trick's
+    start, are in the table; measured: as few nodes or fewer, and less time per node)."""
+    return row[L.TRICK_N] == 2
+
+
+@njit(cache=True, inline="always")
 def paranoid(row):
     """1 in Räuber (everyone plays for himself)."""
     return np.int64(1) if row[L.RAEUBER] != 0 else np.int64(0)
@@ -112,12 +126,6 @@ def leaf(row, opts, root, objective):
         return row[L.RESULT + root]
     d = row[L.DECLARER]
     return row[L.RESULT + d] if root == d else -row[L.RESULT + d]
-
-
-@njit(cache=True, inline="always")
-def _vsum(mask):
-    return popcount(mask) + popcount(mask & VC[0]) + 2 * popcount(mask & VC[1]) + 3 * popcount(
-        mask & VC[2]) + 4 * popcount(mask & VC[3])
 
 
 @njit(cache=True)
@@ -205,9 +213,8 @@ def key(row, opts):
         for i in range(row[L.TRICK_N]):
             rem |= ONE << row[L.TRICK_CARD + i]
         h = rank_key(row, hmix(np.int64(0x7A0), rem & (PFEIFE | T21 | STIESS)))
-        for s in range(3):
-            w = row[L.WON + s]
-            h = hmix(h, popcount(w) + 128 * _vsum(w))
+        for s in range(3):  # a pile holds whole tricks: its final points are these plus the tricks still won
+            h = hmix(h, pile_points(row[L.WON + s], opts))
         return hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
     # the position up to ranks, and the declarer's pile points so far (the final points are these plus the
     # rest's, see apast)
@@ -299,15 +306,29 @@ def afmin(row, opts):
 @njit(cache=True)
 def bonus_range(row, opts, root):
     """With the Pfeife still in play: the range of its bonus in the root side's value, relative to ``gtable``
-    (which holds the failed announced bonus, or none when silent)."""
+    (which holds the failed announced bonus, or none when silent), per docs/rules/dreierles.md §6.4: an announced
+    bonus (the declarer plays the Pfeife to the 16th trick and wins it) from 0 (failed) up, or nothing above 0 when
+    a defender holds the Pfeife; a silent one from minus to plus its value, or nothing above 0 when a defender holds
+    it (his side scores it, or his partner beats it, or only with ``pfeife_defender_loss_scores_declarer`` the
+    declarer wins it); nothing at all (0, 0) when it lies in the current trick before the 16th (it cannot be played
+    to the 16th trick any more)."""
     d = row[L.DECLARER]
     bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    holder = -1
+    for s in range(3):
+        if (row[L.HAND + s] & PFEIFE) != 0:
+            holder = s
+    if holder < 0 and row[L.TRICK_NO] < 15:  # in the current trick, not the last one: the bonus is decided
+        return np.int64(0), np.int64(0)
+    defender_holds = holder >= 0 and holder != d
     if row[L.ANNOUNCED] == 1:
         lo = np.int64(0)
-        hi = 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+        hi = np.int64(0) if defender_holds else 4 * opts[O_PFEIFE_ANNOUNCED] * bm
     else:
         hi = 2 * opts[O_PFEIFE_SILENT] * bm
         lo = -hi
+        if defender_holds and opts[O_PFEIFE_DEF_LOSS] == 0:
+            hi = np.int64(0)
     if root == d:
         return lo, hi
     return -hi, -lo
