@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tarockrl.envs import _bind
+from tarockrl.envs._batched import BoundDrivers
 from tarockrl.envs.common import ResetNeededError, resolve_game, to_int64
 from tarockrl.errors import IllegalActionError
 from tarockrl.games.api import State
@@ -45,7 +45,7 @@ class SelfPlayStep(NamedTuple):
     dones: np.ndarray
 
 
-class SelfPlayBatch:
+class SelfPlayBatch(BoundDrivers):
     """``num_envs`` deals of one game stepped together, every seat driven by the caller.
 
     Args:
@@ -80,10 +80,7 @@ class SelfPlayBatch:
         self.num_players = g.num_players
         self.autoreset = bool(autoreset)
         self.copy = bool(copy)
-        k = self._k = _bind.drivers(g)
-        self._num_threads = num_threads
-        self._runner = _bind.Runner(k, n, num_threads)
-        self._opts = g.encoded_options
+        k = self._bind_drivers(num_threads)
         self._seed = None if seed is None else to_int64(seed)
         self._rows = np.zeros((n, g.state_len), dtype=np.int64)
         self._ctrl = np.zeros((n, k.CTRL_LEN), dtype=np.int64)
@@ -217,15 +214,3 @@ class SelfPlayBatch:
         """Stop the worker threads."""
         self._runner.close()
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state.pop("_k", None)
-        state.pop("_opts", None)  # pickling drops the read-only flag, which would make numba compile again
-        state.pop("_runner", None)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._k = _bind.drivers(self.game)
-        self._opts = self.game.encoded_options
-        self._runner = _bind.Runner(self._k, self.num_envs, self._num_threads)

@@ -15,7 +15,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from tarockrl.agents.base import act_batch
-from tarockrl.envs import _bind
+from tarockrl.envs._batched import BoundDrivers
 from tarockrl.envs.common import (
     DEFAULT_ILLEGAL_REWARD,
     ResetNeededError,
@@ -56,7 +56,7 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
 _MAX_SKIPS = 1000
 
 
-class TarockVectorEnv(gymnasium.vector.VectorEnv):
+class TarockVectorEnv(BoundDrivers, gymnasium.vector.VectorEnv):
     """``num_envs`` single-agent sub-envs of one game, stepped together in one numba call.
 
     Args:
@@ -140,10 +140,7 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, n)
         self.observation_space = batch_space(self.single_observation_space, n)
 
-        k = self._k = _bind.drivers(g)
-        self._num_threads = num_threads
-        self._runner = _bind.Runner(k, n, num_threads)
-        self._opts = g.encoded_options
+        k = self._bind_drivers(num_threads)
         self._rows = np.zeros((n, g.state_len), dtype=np.int64)
         self._ctrl = np.zeros((n, k.CTRL_LEN), dtype=np.int64)
         self._ctrl[:, k.C_FIXED_SEAT] = seats
@@ -393,18 +390,6 @@ class TarockVectorEnv(gymnasium.vector.VectorEnv):
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game!r} num_envs={self.num_envs}>"
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state.pop("_k", None)
-        state.pop("_opts", None)  # pickling drops the read-only flag, which would make numba compile again
-        state.pop("_runner", None)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._k = _bind.drivers(self.game)
-        self._opts = self.game.encoded_options
-        self._runner = _bind.Runner(self._k, self.num_envs, self._num_threads)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -303,6 +303,15 @@ def draw(T, tallow, tsize, order, tstart, strides, table, caps, L, rs, loc_of, p
             idx -= best[j] * strides[j]
 
 
+@njit(cache=True)
+def total_worlds(table, caps, strides, L):
+    """The number of worlds of a :func:`plan` (``table[0, full]``, ``full`` the index of the capacities ``caps``)."""
+    full = 0
+    for j in range(L):
+        full += caps[j] * strides[j]
+    return table[0, full]
+
+
 def count_worlds_python(allow: list[int], caps: list[int]) -> int:
     """The exact number of worlds of a placement problem, by brute force over cards (for tests on small cases)."""
     from functools import cache

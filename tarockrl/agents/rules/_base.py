@@ -1,9 +1,9 @@
 """What every rule-based player shares: binding to its game, seeding, and checking the state it is asked about.
 
 A game's ``RulesAgent`` subclasses :class:`RulesAgentBase`, names its game in ``GAME`` and writes only its
-decisions: either :meth:`RulesAgentBase.decide` (players that read the state row: Dreierles, Dreiertarock) or
-``act(observation, action_mask)`` (players that read only the observation: Troccas, Tatteln, whose ``decide`` is
-the default below).
+decisions: either :meth:`RowRulesAgentBase.decide_row` (players that read the state row: Dreierles, Dreiertarock)
+or ``act(observation, action_mask)`` (players that read only the observation: Troccas, Tatteln, whose ``decide``
+is the default below).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 
 from tarockrl.errors import GameOverError, WrongGameError
 
-__all__ = ["RulesAgentBase"]
+__all__ = ["RowRulesAgentBase", "RulesAgentBase"]
 
 
 class RulesAgentBase:
@@ -64,3 +64,38 @@ class RulesAgentBase:
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action for the seat whose observation this is (players that read only the observation)."""
         raise NotImplementedError(f"the {self.GAME} rules agent decides from the state (use step)")
+
+
+class RowRulesAgentBase(RulesAgentBase):
+    """Base of the players that read the state row (Dreierles, Dreiertarock).
+
+    :meth:`decide` asks the game's ``legal_set`` kernel (``LEGAL_SET``, bound as a ``staticmethod``) for the legal
+    actions of the seat to move, plays a single legal action at once and otherwise hands the rest to
+    :meth:`decide_row`. ``SLOT_PHASE``, ``SLOT_CUR`` and ``SLOT_HAND`` are the game's layout slots.
+    """
+
+    LEGAL_SET: Any = None  # staticmethod(kernels.legal_set): (row, opts) -> (offset, mask of the legal actions)
+    SLOT_PHASE = 0
+    SLOT_CUR = 0
+    SLOT_HAND = 0
+
+    def __init__(self, game: Any, seed: int | None = None) -> None:
+        """Bind the player to ``game`` (its encoded options are what ``legal_set`` reads)."""
+        super().__init__(game, seed)
+        self._opts = game.encoded_options
+
+    def decide(self, state: Any, player: int) -> int:
+        """The action of the seat to move (reads only what that seat may know)."""
+        row = state.row
+        phase = int(row[self.SLOT_PHASE])
+        offset, mask = self.LEGAL_SET(row, self._opts)
+        offset, mask = int(offset), int(mask)
+        if mask & (mask - 1) == 0:
+            return offset + (mask.bit_length() - 1)  # a single legal action
+        me = int(row[self.SLOT_CUR])
+        return self.decide_row(row, phase, me, int(row[self.SLOT_HAND + me]), mask)
+
+    def decide_row(self, row: np.ndarray, phase: int, me: int, hand: int, mask: int) -> int:
+        """The action when more than one is legal: ``me`` the seat to move, ``hand`` its cards, ``mask`` the legal
+        set's bits (relative to its phase's offset)."""
+        raise NotImplementedError

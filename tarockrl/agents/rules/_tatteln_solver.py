@@ -181,17 +181,25 @@ def _xstore(X, g, v, tt, gen):
 
 
 @njit(cache=True, inline="always")
-def _xback(X, f, v):
-    if X[f, X_TURN] == 0:
-        if v > X[f, X_BEST]:
-            X[f, X_BEST] = v
-        if v > X[f, X_ALPHA]:
-            X[f, X_ALPHA] = v
+def _back_cols(frames, f, v, turn, best, alpha, beta):
+    """Take value ``v`` of a child into row ``f`` of a frame stack whose columns ``turn``, ``best``, ``alpha``,
+    ``beta`` are given (max for the seat, turn 0, min for the opponent): the one backing-up rule of both searches."""
+    if frames[f, turn] == 0:
+        if v > frames[f, best]:
+            frames[f, best] = v
+        if v > frames[f, alpha]:
+            frames[f, alpha] = v
     else:
-        if v < X[f, X_BEST]:
-            X[f, X_BEST] = v
-        if v < X[f, X_BETA]:
-            X[f, X_BETA] = v
+        if v < frames[f, best]:
+            frames[f, best] = v
+        if v < frames[f, beta]:
+            frames[f, beta] = v
+
+
+@njit(cache=True, inline="always")
+def _xback(X, f, v):
+    """:func:`_back_cols` on the trick-boundary search's frames ``X``."""
+    _back_cols(X, f, v, X_TURN, X_BEST, X_ALPHA, X_BETA)
 
 
 @njit(cache=True)
@@ -401,17 +409,8 @@ def _open(frames, g, alpha, beta, par, pts, strength, higher):
 
 @njit(cache=True, inline="always")
 def _back(frames, f, v):
-    """Take value ``v`` of a child into frame ``f`` (max for the seat, min for the opponent)."""
-    if frames[f, F_TURN] == 0:
-        if v > frames[f, F_BEST]:
-            frames[f, F_BEST] = v
-        if v > frames[f, F_ALPHA]:
-            frames[f, F_ALPHA] = v
-    else:
-        if v < frames[f, F_BEST]:
-            frames[f, F_BEST] = v
-        if v < frames[f, F_BETA]:
-            frames[f, F_BETA] = v
+    """Take value ``v`` of a child into frame ``f`` (max for the seat, min for the opponent; :func:`_back_cols`)."""
+    _back_cols(frames, f, v, F_TURN, F_BEST, F_ALPHA, F_BETA)
 
 
 @njit(cache=True)

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from tarockrl.agents.rules._base import RulesAgentBase
+from tarockrl.agents.rules._base import RowRulesAgentBase
 from tarockrl.agents.rules._cardplay import (
     TAROCK54,
     PlayView,
@@ -75,7 +75,7 @@ hand_strength = strength54  # the hand-strength measure (see the module docstrin
 raeuber_safety = safety54  # how safe a hand is in Räuber (for the Räuber knock)
 
 
-class RulesAgent(RulesAgentBase):
+class RulesAgent(RowRulesAgentBase):
     """The rule-based Dreierles player: ``step(state)`` returns the action of ``state.current_player()``.
 
     Args:
@@ -92,27 +92,22 @@ class RulesAgent(RulesAgentBase):
     RAEUBER_KNOCK = -1.0  # Räuber knock with this safety or more (about the safest third of the hands)
 
     GAME = "dreierles"
+    LEGAL_SET = staticmethod(legal_set)
+    SLOT_PHASE = L.PHASE
+    SLOT_CUR = L.CUR
+    SLOT_HAND = L.HAND
 
     def __init__(self, game: Any, seed: int | None = None) -> None:
         """Bind the player to ``game`` (its options are public and shape some decisions)."""
         super().__init__(game, seed)
-        self._opts = game.encoded_options
         o = game.options
         self._last_round = bool(o["last_round_raeuber_or_solo"])
         self._see_blind = bool(o["defenders_see_unused_blind"])
 
     # ---- the decision ---------------------------------------------------------------------------------------
 
-    def decide(self, state: Any, player: int) -> int:
-        """The action of the seat to move (reads only what that seat may know)."""
-        row = state.row
-        phase = int(row[L.PHASE])
-        offset, mask = legal_set(row, self._opts)
-        offset, mask = int(offset), int(mask)
-        if mask & (mask - 1) == 0:
-            return offset + (mask.bit_length() - 1)  # a single legal action
-        me = int(row[L.CUR])
-        hand = int(row[L.HAND + me])
+    def decide_row(self, row: np.ndarray, phase: int, me: int, hand: int, mask: int) -> int:
+        """The action when several are legal (reads only what the seat to move may know)."""
         if phase == L.AUCTION:
             return self._bid(row, hand, mask)
         if phase == L.DISCARD:

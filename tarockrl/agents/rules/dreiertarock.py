@@ -50,11 +50,9 @@ possible (the legal set already applies Stichzwang and the Pagat restriction).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from tarockrl.agents.rules._base import RulesAgentBase
+from tarockrl.agents.rules._base import RowRulesAgentBase
 from tarockrl.agents.rules._cardplay import (
     TAROCK54,
     PlayView,
@@ -78,7 +76,7 @@ _BIRD_TRICK = {PAGAT: 16, UHU: 15, KAKADU: 14}
 _PASS, _HOLD = 0, 1
 
 
-class RulesAgent(RulesAgentBase):
+class RulesAgent(RowRulesAgentBase):
     """The rule-based Dreiertarock player: ``step(state)`` returns the action of ``state.current_player()``.
 
     Args:
@@ -100,24 +98,15 @@ class RulesAgent(RulesAgentBase):
     BIRD_KONTRA_TAROCKS = 8
 
     GAME = "dreiertarock"
-
-    def __init__(self, game: Any, seed: int | None = None) -> None:
-        """Bind the player to ``game`` (its options are public and shape some decisions)."""
-        super().__init__(game, seed)
-        self._opts = game.encoded_options
+    LEGAL_SET = staticmethod(legal_set)
+    SLOT_PHASE = L.PHASE
+    SLOT_CUR = L.CUR
+    SLOT_HAND = L.HAND
 
     # ---- the decision ---------------------------------------------------------------------------------------
 
-    def decide(self, state: Any, player: int) -> int:
-        """The action of the seat to move (reads only what that seat may know)."""
-        row = state.row
-        phase = int(row[L.PHASE])
-        offset, mask = legal_set(row, self._opts)
-        offset, mask = int(offset), int(mask)
-        if mask & (mask - 1) == 0:
-            return offset + (mask.bit_length() - 1)  # a single legal action
-        me = int(row[L.CUR])
-        hand = int(row[L.HAND + me])
+    def decide_row(self, row: np.ndarray, phase: int, me: int, hand: int, mask: int) -> int:
+        """The action when several are legal (reads only what the seat to move may know)."""
         if phase == L.AUCTION:
             return L.OFF_AUCTION + self._bid(row, hand, mask)
         if phase == L.TALON:

@@ -65,7 +65,8 @@ from tarockrl.games.dreierles.rules import (
     O_RAEUBER_PFEIFE,
     O_RAEUBER_SET,
 )
-from tarockrl.games.worlds import draw, plan, rand_below
+from tarockrl.games.sampler_template import bind_sampler
+from tarockrl.games.worlds import draw, plan, rand_below, total_worlds
 
 ONE = np.int64(1)
 SCRATCH_LEN = 1
@@ -303,10 +304,8 @@ def _prepare(state, player, opts):
     caps = np.zeros(NUM_LOC, dtype=np.int64)
     ncard = _setup(state, player, opts, cards, allow, caps)
     T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
-    full = 0
-    for j in range(NUM_LOC):
-        full += caps[j] * strides[j]
-    return cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, table[0, full]
+    total = total_worlds(table, caps, strides, NUM_LOC)
+    return cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total
 
 
 @njit(cache=True)
@@ -318,53 +317,26 @@ def count_worlds(state, player, opts):
 
 
 @njit(cache=True)
-def resample_hidden(state, player, opts, rng, scratch):
-    """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
-
-    ``ok`` is False (state unchanged) only when no world exists, which means the state is inconsistent.
-    ``scratch`` is unused (kept for the common kernel signature).
-    """
-    if state[L.PHASE] == L.TERMINAL:
-        return rng, True
-    cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total = _prepare(state, player, opts)
-    if not total > 0.0:
-        return rng, False
-    loc_of = np.zeros(64, dtype=np.int64)
-    perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
-    ropts = opts.copy()
-    ropts[O_AUTO_FORCED] = 0
-    world = np.zeros(L.STATE_LEN, dtype=np.int64)
-    rs = np.zeros(1, dtype=np.int64)
-    rs[0] = rng
-    draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
-    ok = _build(state, player, ropts, cards, loc_of, ncard, world, rs)
-    if ok:
-        state[:] = world
-    return rs[0], ok
-
-
-@njit(cache=True)
-def sample_worlds(state, player, opts, seed, out):
-    """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
+def _sample_many(state, player, opts, out, base, single, rng):
+    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``rng`` when ``single``);
+    returns ``(failures, rng)`` (the kernel :mod:`tarockrl.games.sampler_template` binds)."""
     n = out.shape[0]
-    if state[L.PHASE] == L.TERMINAL:
-        for i in range(n):
-            out[i, :] = state
-        return 0
     cards, ncard, caps, T, tallow, tsize, order, tstart, strides, table, total = _prepare(state, player, opts)
     if not total > 0.0:
-        return n
+        return n, rng
     loc_of = np.zeros(64, dtype=np.int64)
     perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
     ropts = opts.copy()
     ropts[O_AUTO_FORCED] = 0
     fails = 0
-    base = stream_seed(seed, player)
     rs = np.zeros(1, dtype=np.int64)
     for i in range(n):
-        rs[0] = stream_seed(base, i)
+        rs[0] = rng if single else stream_seed(base, i)
         draw(T, tallow, tsize, order, tstart, strides, table, caps, NUM_LOC, rs, loc_of, perm)
-        ok = _build(state, player, ropts, cards, loc_of, ncard, out[i], rs)
-        if not ok:
+        if not _build(state, player, ropts, cards, loc_of, ncard, out[i], rs):
             fails += 1
-    return fails
+    return fails, rs[0]
+
+
+resample_hidden, sample_worlds = bind_sampler(_sample_many, slot_phase=L.PHASE, terminal_phase=L.TERMINAL,
+                                              terminal_shortcut=True, remap_zero_base=False)

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from tarockrl.errors import BadDealError
+from tarockrl.games.dealtext import check_each_once, parse_codes
 from tarockrl.games.dreierles import kernels as k
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_CODES, CODE_TO_CARD, NUM_CARDS, mask_codes
@@ -37,19 +38,6 @@ def action_to_string(action: int) -> str:
     raise ValueError(f"action {a} is out of range [0, {L.NUM_ACTIONS})")
 
 
-def _parse_codes(value: Any, what: str, count: int) -> list[int]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise BadDealError(f"{what} must be a list of {count} card codes, got {type(value).__name__}")
-    if len(value) != count:
-        raise BadDealError(f"{what} must hold exactly {count} cards, got {len(value)}")
-    cards = []
-    for code in value:
-        if not isinstance(code, str) or code.strip().upper() not in CODE_TO_CARD:
-            raise BadDealError(f"{what}: unknown card code {code!r}")
-        cards.append(CODE_TO_CARD[code.strip().upper()])
-    return cards
-
-
 def parse_deal(deal: Any) -> tuple[int, list[int], list[int]]:
     """Validate a deal dict; return ``(dealer, hand masks per seat, blind cards top first)``."""
     if not isinstance(deal, dict):
@@ -67,13 +55,10 @@ def parse_deal(deal: Any) -> tuple[int, list[int], list[int]]:
     hands = deal["hands"]
     if not isinstance(hands, (list, tuple)) or len(hands) != 3:
         raise BadDealError("hands must be a list of three hands (one per seat)")
-    hand_cards = [_parse_codes(h, f"hands[{s}]", 16) for s, h in enumerate(hands)]
-    blind = _parse_codes(deal["blind"], "blind", 6)
+    hand_cards = [parse_codes(h, f"hands[{s}]", 16, CODE_TO_CARD) for s, h in enumerate(hands)]
+    blind = parse_codes(deal["blind"], "blind", 6, CODE_TO_CARD)
     everything = [c for h in hand_cards for c in h] + blind
-    if len(set(everything)) != NUM_CARDS:
-        seen: set[int] = set()
-        dupes = sorted({CARD_CODES[c] for c in everything if c in seen or seen.add(c)})
-        raise BadDealError(f"every card must appear exactly once; repeated: {dupes}")
+    check_each_once(everything, NUM_CARDS, CARD_CODES)
     masks = [sum(1 << c for c in h) for h in hand_cards]
     return int(dealer), masks, blind
 

@@ -62,7 +62,8 @@ from tarockrl.games.dreiertarock.cards import (
 )
 from tarockrl.games.dreiertarock.kernels import MOND_SKS, apply_unchecked, init_from_deal, is_legal
 from tarockrl.games.dreiertarock.rules import O_AUTO_FORCED, O_DISCARD_FREE, O_KAISERSTICH, O_REDEAL_NO_TAROCK
-from tarockrl.games.worlds import draw, plan, rand_below, weighted_index
+from tarockrl.games.sampler_template import bind_sampler
+from tarockrl.games.worlds import draw, plan, rand_below, total_worlds, weighted_index
 
 ONE = np.int64(1)
 SCRATCH_LEN = 1
@@ -306,10 +307,10 @@ def _component(cards, allow0, ncard, taken, seats, nseat, xs, allow):
 
 
 @njit(cache=True)
-def _sample_many(state, player, opts, out, base, single_rng):
-    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``single_rng`` when
-    there is one world and ``base`` is 0); returns ``(failures, rng)``."""
-    n = out.shape[0]
+def _view(state, player, opts):
+    """The placement problem of ``player``'s view before the redeal constraints: ``(cards, allow0, allow, caps,
+    ncard, taken, seats, nseat)`` (``allow`` a scratch for :func:`_component`, ``taken`` the packet the declarer
+    took, ``seats[:nseat]`` the seats whose lowest dealt tarock is constrained)."""
     cards = np.zeros(64, dtype=np.int64)
     allow0 = np.zeros(64, dtype=np.int64)
     allow = np.zeros(64, dtype=np.int64)
@@ -318,6 +319,15 @@ def _sample_many(state, player, opts, out, base, single_rng):
     taken = state[L.PACKET + state[L.TAKEN]] if state[L.TAKEN] >= 0 else np.int64(0)
     seats = np.zeros(2, dtype=np.int64)
     nseat = _redeal_seats(state, player, opts, seats)
+    return cards, allow0, allow, caps, ncard, taken, seats, nseat
+
+
+@njit(cache=True)
+def _sample_many(state, player, opts, out, base, single, rng):
+    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``rng`` when ``single``);
+    returns ``(failures, rng)`` (the kernel :mod:`tarockrl.games.sampler_template` binds)."""
+    n = out.shape[0]
+    cards, allow0, allow, caps, ncard, taken, seats, nseat = _view(state, player, opts)
     # mixture components (one per choice of each constrained seat's lowest dealt tarock); one when none
     ncomp = 1
     comp_x = np.zeros((1, 2), dtype=np.int64)
@@ -344,13 +354,10 @@ def _sample_many(state, player, opts, out, base, single_rng):
             continue
         _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
         T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
-        full = 0
-        for j in range(NUM_LOC):
-            full += caps[j] * strides[j]
-        weights[i] = table[0, full]
+        weights[i] = total_worlds(table, caps, strides, NUM_LOC)
         total += weights[i]
     if not total > 0.0:
-        return n, single_rng
+        return n, rng
     loc_of = np.zeros(64, dtype=np.int64)
     perm = np.zeros(64 + 3 * (NUM_LOC + 1), dtype=np.int64)
     ropts = opts.copy()
@@ -361,7 +368,7 @@ def _sample_many(state, player, opts, out, base, single_rng):
     T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
     fails = 0
     for w in range(n):
-        rs[0] = stream_seed(base, w) if base != 0 else single_rng
+        rs[0] = rng if single else stream_seed(base, w)
         comp = 0
         if nseat > 0:
             comp = weighted_index(rs, weights, ncomp, total)
@@ -382,23 +389,13 @@ def count_worlds(state, player, opts):
     """The number of worlds consistent with ``player``'s information (float64; 1 for a finished deal)."""
     if state[L.PHASE] == L.TERMINAL:
         return 1.0
-    cards = np.zeros(64, dtype=np.int64)
-    allow0 = np.zeros(64, dtype=np.int64)
-    allow = np.zeros(64, dtype=np.int64)
-    caps = np.zeros(NUM_LOC, dtype=np.int64)
-    ncard = _setup(state, player, opts, cards, allow0, caps)
-    taken = state[L.PACKET + state[L.TAKEN]] if state[L.TAKEN] >= 0 else np.int64(0)
-    seats = np.zeros(2, dtype=np.int64)
-    nseat = _redeal_seats(state, player, opts, seats)
+    cards, allow0, allow, caps, ncard, taken, seats, nseat = _view(state, player, opts)
     xs = np.zeros(2, dtype=np.int64)
     total = 0.0
     if nseat == 0:
         _component(cards, allow0, ncard, taken, seats, 0, xs, allow)
         T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
-        full = 0
-        for j in range(NUM_LOC):
-            full += caps[j] * strides[j]
-        return table[0, full]
+        return total_worlds(table, caps, strides, NUM_LOC)
     for x0 in range(ncard):
         for x1 in range(ncard if nseat == 2 else 1):
             if cards[x0] > 21 or ((taken >> cards[x0]) & 1) != 0:
@@ -409,40 +406,9 @@ def count_worlds(state, player, opts):
             xs[1] = x1
             _component(cards, allow0, ncard, taken, seats, nseat, xs, allow)
             T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
-            full = 0
-            for j in range(NUM_LOC):
-                full += caps[j] * strides[j]
-            total += table[0, full]
+            total += total_worlds(table, caps, strides, NUM_LOC)
     return total
 
 
-@njit(cache=True)
-def resample_hidden(state, player, opts, rng, scratch):
-    """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
-
-    ``ok`` is False (state unchanged) only when no world exists (an inconsistent state). ``scratch`` is unused
-    (kept for the common kernel signature).
-    """
-    if state[L.PHASE] == L.TERMINAL:
-        return rng, True
-    out = np.zeros((1, L.STATE_LEN), dtype=np.int64)
-    fails, rng = _sample_many(state, player, opts, out, np.int64(0), rng)
-    if fails:
-        return rng, False
-    state[:] = out[0]
-    return rng, True
-
-
-@njit(cache=True)
-def sample_worlds(state, player, opts, seed, out):
-    """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
-    n = out.shape[0]
-    if state[L.PHASE] == L.TERMINAL:
-        for i in range(n):
-            out[i, :] = state
-        return 0
-    base = stream_seed(seed, player)
-    if base == 0:
-        base = np.int64(1)
-    fails, _rng = _sample_many(state, player, opts, out, base, np.int64(0))
-    return fails
+resample_hidden, sample_worlds = bind_sampler(_sample_many, slot_phase=L.PHASE, terminal_phase=L.TERMINAL,
+                                              terminal_shortcut=True, remap_zero_base=True)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from tarockrl.errors import BadDealError, IllegalActionError
+from tarockrl.games.dealtext import check_each_once, parse_codes
 from tarockrl.games.dreiertarock import kernels as k
 from tarockrl.games.dreiertarock import layout as L
 from tarockrl.games.dreiertarock.cards import CARD_CODES, CODE_TO_CARD, NUM_CARDS, mask_codes
@@ -61,19 +62,6 @@ def parse_action(name: str) -> int:
     return _NAME_TO_ACTION[key]
 
 
-def _parse_codes(value: Any, what: str, count: int) -> list[int]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise BadDealError(f"{what} must be a list of {count} card codes, got {type(value).__name__}")
-    if len(value) != count:
-        raise BadDealError(f"{what} must hold exactly {count} cards, got {len(value)}")
-    cards = []
-    for code in value:
-        if not isinstance(code, str) or code.strip().upper() not in CODE_TO_CARD:
-            raise BadDealError(f"{what}: unknown card code {code!r}")
-        cards.append(CODE_TO_CARD[code.strip().upper()])
-    return cards
-
-
 def parse_deal(deal: Any) -> tuple[int, list[int], list[int]]:
     """Validate a deal dict; return ``(dealer, hand masks per seat, [packet 0 mask, packet 1 mask])``."""
     if not isinstance(deal, dict):
@@ -93,16 +81,13 @@ def parse_deal(deal: Any) -> tuple[int, list[int], list[int]]:
     hands = deal["hands"]
     if isinstance(hands, str) or not isinstance(hands, (list, tuple)) or len(hands) != 3:
         raise BadDealError("hands must be a list of three hands (one per seat, indexed by seat)")
-    hand_cards = [_parse_codes(h, f"hands[{s}]", 16) for s, h in enumerate(hands)]
+    hand_cards = [parse_codes(h, f"hands[{s}]", 16, CODE_TO_CARD) for s, h in enumerate(hands)]
     packets = deal["talon_packets"]
     if isinstance(packets, str) or not isinstance(packets, (list, tuple)) or len(packets) != 2:
         raise BadDealError("talon_packets must be a list of two packets of three cards")
-    packet_cards = [_parse_codes(p, f"talon_packets[{i}]", 3) for i, p in enumerate(packets)]
+    packet_cards = [parse_codes(p, f"talon_packets[{i}]", 3, CODE_TO_CARD) for i, p in enumerate(packets)]
     everything = [c for h in hand_cards for c in h] + [c for p in packet_cards for c in p]
-    if len(set(everything)) != NUM_CARDS:
-        seen: set[int] = set()
-        dupes = sorted({CARD_CODES[c] for c in everything if c in seen or seen.add(c)})
-        raise BadDealError(f"every card must appear exactly once; repeated: {dupes}")
+    check_each_once(everything, NUM_CARDS, CARD_CODES)
     hand_masks = [sum(1 << c for c in h) for h in hand_cards]
     packet_masks = [sum(1 << c for c in p) for p in packet_cards]
     return int(dealer), hand_masks, packet_masks

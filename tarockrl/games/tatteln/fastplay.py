@@ -16,7 +16,14 @@ from tarockrl.engine.bits import popcount
 from tarockrl.engine.rng import below, shuffle_prefix
 from tarockrl.engine.select import select_bit
 from tarockrl.games.tatteln.cards import CARD_POINTS, HIGHER, STRENGTH, SUIT_MASK, SUIT_OF
-from tarockrl.games.tatteln.melds import BEST_NATPOS, SEQ_BEST, SEQ_HELD, SET_RANKS, WIN_LEN_MASK, rank_slices
+from tarockrl.games.tatteln.melds import (
+    SEQ_BEST,
+    SEQ_HELD,
+    SET_RANKS,
+    WIN_LEN_MASK,
+    best_set_key_inline,
+    rank_slices,
+)
 from tarockrl.games.tatteln.rules import (
     O_BLOCKER,
     O_BONUS,
@@ -97,18 +104,6 @@ def _best_seq(hand, cfg, r, rm):
     if k > best:
         best = k
     return best
-
-
-@njit(cache=True, inline="always")
-def _best_set(hand, d, r, elig):
-    ge3, four = rank_slices(hand, r)
-    f = four & elig
-    if f != 0:
-        return 64 + BEST_NATPOS[d, f]
-    t = ge3 & elig
-    if t != 0:
-        return 48 + BEST_NATPOS[d, t]
-    return np.int64(0)
 
 
 @njit(cache=True, inline="always")
@@ -303,8 +298,8 @@ def play_random_deal(rng, opts, perm, w):
                 kb = _best_seq(ho, cfg, r, rm)
             else:
                 flags |= 4
-                ka = _best_set(hp, d, r, elig)
-                kb = _best_set(ho, d, r, elig)
+                ka = best_set_key_inline(hp, d, r, elig)
+                kb = best_set_key_inline(ho, d, r, elig)
             if ka > kb:
                 winner = p
             elif ka < kb:

@@ -199,6 +199,12 @@ def set_ranks(opts, d):
 @njit(cache=True)
 def best_set_key(hand, d, R, elig):
     """Best set key: 16*count + natural position of the best eligible rank held 3 or 4 times (0 if none)."""
+    return best_set_key_inline(hand, d, R, elig)
+
+
+@njit(cache=True, inline="always")
+def best_set_key_inline(hand, d, R, elig):
+    """:func:`best_set_key` inlined into its caller (the register-resident playout of :mod:`.fastplay`)."""
     ge3, four = rank_slices(hand, R)
     f = four & elig
     if f != 0:

@@ -67,6 +67,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.rng import stream_seed
+from tarockrl.games.sampler_template import bind_sampler
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.kernels import apply_unchecked, deck_card, init_from_deck, is_legal
 from tarockrl.games.tatteln.rules import O_DECK, O_HAND
@@ -341,51 +342,38 @@ def _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_
 
 
 @njit(cache=True)
-def resample_hidden(state, player, opts, rng, scratch):
-    """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
-
-    ``ok`` is False (state unchanged) only when no world was found (an inconsistent state, or ``MAX_TRIES``
-    candidates rejected). ``scratch`` is unused (kept for the common kernel signature).
-    """
-    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
-    if not total > 0.0:
-        return rng, False
-    n = opts[O_DECK]
-    world = np.zeros(state.shape[0], dtype=np.int64)
+def _draw_buffers(n):
+    """The scratch of :func:`_draw` and :func:`_build` for an ``n``-card pack: ``(loc_of, order, pool, wdeck)``."""
     loc_of = np.zeros(n, dtype=np.int64)
     order = np.zeros(n, dtype=np.int64)
     pool = np.zeros(n, dtype=np.int64)
     wdeck = np.zeros(n, dtype=np.int64)
-    rs = np.zeros(1, dtype=np.int64)
-    rs[0] = rng
-    ok = _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, rs, world,
-                      loc_of, order, pool, wdeck)
-    if ok:
-        state[:] = world
-    return rs[0], ok
+    return loc_of, order, pool, wdeck
 
 
 @njit(cache=True)
-def sample_worlds(state, player, opts, seed, out):
-    """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
+def _sample_many(state, player, opts, out, base, single, rng):
+    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``rng`` when ``single``);
+    returns ``(failures, rng)`` (the kernel :mod:`tarockrl.games.sampler_template` binds). A world fails when the
+    state is inconsistent or ``MAX_TRIES`` candidates were rejected."""
     count = out.shape[0]
     deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
     if not total > 0.0:
-        return count
+        return count, rng
     n = opts[O_DECK]
-    loc_of = np.zeros(n, dtype=np.int64)
-    order = np.zeros(n, dtype=np.int64)
-    pool = np.zeros(n, dtype=np.int64)
-    wdeck = np.zeros(n, dtype=np.int64)
-    base = stream_seed(seed, player)
+    loc_of, order, pool, wdeck = _draw_buffers(n)
     rs = np.zeros(1, dtype=np.int64)
     fails = 0
     for i in range(count):
-        rs[0] = stream_seed(base, i)
+        rs[0] = rng if single else stream_seed(base, i)
         if not _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, rs,
                             out[i], loc_of, order, pool, wdeck):
             fails += 1
-    return fails
+    return fails, rs[0]
+
+
+resample_hidden, sample_worlds = bind_sampler(_sample_many, slot_phase=L.PHASE, terminal_phase=L.TERMINAL,
+                                              terminal_shortcut=False, remap_zero_base=False)
 
 
 @njit(cache=True)
@@ -396,10 +384,7 @@ def acceptance(state, player, opts, seed, tries):
         return 0.0
     n = opts[O_DECK]
     world = np.zeros(state.shape[0], dtype=np.int64)
-    loc_of = np.zeros(n, dtype=np.int64)
-    order = np.zeros(n, dtype=np.int64)
-    pool = np.zeros(n, dtype=np.int64)
-    wdeck = np.zeros(n, dtype=np.int64)
+    loc_of, order, pool, wdeck = _draw_buffers(n)
     rs = np.zeros(1, dtype=np.int64)
     rs[0] = stream_seed(seed, player)
     good = 0

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tarockrl.errors import BadDealError
+from tarockrl.games.dealtext import check_each_once, parse_codes
 from tarockrl.games.tatteln import kernels as k
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.cards import NATPOS_TO_R, RANK_LETTERS, RANK_NAMES, SUIT_NAMES, codes_of, mask_codes
@@ -50,17 +51,7 @@ def key_name(cls: int, key: int, deck_size: int = 32) -> str:
     return f"{'three' if length == 3 else 'four'} {plural}"
 
 
-def _parse_codes(value: Any, what: str, count: int, lookup: dict[str, int]) -> list[int]:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise BadDealError(f"{what} must be a list of {count} card codes, got {type(value).__name__}")
-    if len(value) != count:
-        raise BadDealError(f"{what} must hold exactly {count} cards, got {len(value)}")
-    cards = []
-    for code in value:
-        if not isinstance(code, str) or code.strip().upper() not in lookup:
-            raise BadDealError(f"{what}: unknown card code {code!r} for this pack")
-        cards.append(lookup[code.strip().upper()])
-    return cards
+_PACK = " for this pack"  # the end of the unknown-code message
 
 
 def parse_deal(deal: Any, rules) -> tuple[int, list[int]]:
@@ -84,23 +75,20 @@ def parse_deal(deal: Any, rules) -> tuple[int, list[int]]:
     hands = deal["hands"]
     if isinstance(hands, str) or not isinstance(hands, (list, tuple)) or len(hands) != 2:
         raise BadDealError("hands must be a list of two hands (one per seat)")
-    hand_cards = [sorted(_parse_codes(hands[s], f"hands[{s}]", h, lookup)) for s in range(2)]
+    hand_cards = [sorted(parse_codes(hands[s], f"hands[{s}]", h, lookup, _PACK)) for s in range(2)]
     turn_up = deal["turn_up"]
     if rules.no_trump:
         if turn_up is not None:
             raise BadDealError(f"under no_trump there is no turn-up: turn_up must be None, got {turn_up!r}")
-        stock = _parse_codes(deal["stock"], "stock", n - 2 * h, lookup)
+        stock = parse_codes(deal["stock"], "stock", n - 2 * h, lookup, _PACK)
         rest = stock
     else:
         if not isinstance(turn_up, str) or turn_up.strip().upper() not in lookup:
             raise BadDealError(f"turn_up must be a card code of the {n}-card pack, got {turn_up!r}")
-        stock = _parse_codes(deal["stock"], "stock", n - 2 * h - 1, lookup)
+        stock = parse_codes(deal["stock"], "stock", n - 2 * h - 1, lookup, _PACK)
         rest = [lookup[turn_up.strip().upper()]] + stock
     everything = hand_cards[0] + hand_cards[1] + rest
-    if len(set(everything)) != n:
-        seen: set[int] = set()
-        dupes = sorted({codes[c] for c in everything if c in seen or seen.add(c)})
-        raise BadDealError(f"every card of the {n}-card pack must appear exactly once; repeated: {dupes}")
+    check_each_once(everything, n, codes, f"every card of the {n}-card pack must appear exactly once")
     fh = 1 - dealer
     shuffle = []
     for i in range(h):

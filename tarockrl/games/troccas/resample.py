@@ -59,6 +59,7 @@ from numba import njit
 
 from tarockrl.engine.bits import highest_index, lowest_index, popcount
 from tarockrl.engine.rng import stream_seed
+from tarockrl.games.sampler_template import bind_sampler
 from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import (
     CARD_FOOL,
@@ -75,7 +76,7 @@ from tarockrl.games.troccas.cards import (
 )
 from tarockrl.games.troccas.kernels import apply_unchecked, init_from_orders, is_legal, orders_seed, unpack_attempt
 from tarockrl.games.troccas.rules import O_FOOL_FORCE, O_MUST_OVERTRUMP, O_SCART_JACK_VOIDS, O_SCART_TRUMPS
-from tarockrl.games.worlds import draw, plan, rand_below, weighted_index
+from tarockrl.games.worlds import draw, plan, rand_below, total_worlds, weighted_index
 
 __all__ = ["SCRATCH_LEN", "NUM_LOC", "resample_hidden", "sample_worlds", "count_worlds"]
 
@@ -517,10 +518,7 @@ def _prepare(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, w
     for i in range(ncomp):
         ncard = _setup(state, player, opts, ban_tw, ban_sw, fx_tw, fx_sw, comps[i], cards, allow, caps)
         T, tallow, tsize, order, tstart, strides, table = plan(ncard, allow, caps, NUM_LOC)
-        full = 0
-        for j in range(NUM_LOC):
-            full += caps[j] * strides[j]
-        weights[i] = table[0, full]
+        weights[i] = total_worlds(table, caps, strides, NUM_LOC)
         total += weights[i]
     return ncomp, total
 
@@ -547,19 +545,19 @@ def _prepared(state, player, opts):
 
 
 @njit(cache=True)
-def _sample_many(state, player, opts, out, base, single_rng):
-    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``single_rng`` when
-    ``base`` is 0); returns ``(failures, rng)``."""
+def _sample_many(state, player, opts, out, base, single, rng):
+    """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``rng`` when ``single``);
+    returns ``(failures, rng)`` (the kernel :mod:`tarockrl.games.sampler_template` binds)."""
     n = out.shape[0]
     (ncomp, total, ban_tw, ban_sw, fx_tw, fx_sw, forced, comps, weights, cards, allow, caps,
      orders) = _prepared(state, player, opts)
     if not total > 0.0:
-        return n, single_rng
+        return n, rng
     comp_of = np.zeros(n, dtype=np.int64)
     rs_of = np.zeros(n, dtype=np.int64)
     rs = np.zeros(1, dtype=np.int64)
     for w in range(n):
-        rs[0] = stream_seed(base, w) if base != 0 else single_rng
+        rs[0] = rng if single else stream_seed(base, w)
         comp = 0
         if ncomp > 1:
             comp = weighted_index(rs, weights, ncomp, total)
@@ -582,7 +580,7 @@ def _sample_many(state, player, opts, out, base, single_rng):
             if not _build(state, player, opts, cards, loc_of, ncard, forced, out[w], rs, orders, tmp):
                 fails += 1
             rs_of[w] = rs[0]
-    return fails, rs_of[n - 1] if n > 0 else single_rng
+    return fails, rs_of[n - 1] if n > 0 else rng
 
 
 @njit(cache=True)
@@ -591,26 +589,5 @@ def count_worlds(state, player, opts):
     return _prepared(state, player, opts)[1]
 
 
-@njit(cache=True)
-def resample_hidden(state, player, opts, rng, scratch):
-    """Replace ``state`` by a uniformly drawn world of ``player``'s view; returns ``(rng, ok)``.
-
-    ``ok`` is False (state unchanged) only when no world exists (an inconsistent state). ``scratch`` is unused
-    (kept for the common kernel signature).
-    """
-    out = np.zeros((1, L.STATE_LEN), dtype=np.int64)
-    fails, rng = _sample_many(state, player, opts, out, np.int64(0), rng)
-    if fails:
-        return rng, False
-    state[:] = out[0]
-    return rng, True
-
-
-@njit(cache=True)
-def sample_worlds(state, player, opts, seed, out):
-    """Fill ``out[i]`` with world ``i`` of ``player``'s view (stream ``(seed, i)``); returns the failure count."""
-    base = stream_seed(seed, player)
-    if base == 0:
-        base = np.int64(1)
-    fails, _rng = _sample_many(state, player, opts, out, base, np.int64(0))
-    return fails
+resample_hidden, sample_worlds = bind_sampler(_sample_many, slot_phase=L.PHASE, terminal_phase=L.TERMINAL,
+                                              terminal_shortcut=False, remap_zero_base=True)

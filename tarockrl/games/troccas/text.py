@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from tarockrl.errors import BadDealError
+from tarockrl.games.dealtext import check_each_once
 from tarockrl.games.troccas import kernels as k
 from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import CARD_CODES, NUM_CARDS, SUIT_NAMES, parse_card, set_codes
@@ -76,10 +77,7 @@ def _parse_hands(hands: Any, dealer: int, what: str) -> np.ndarray:
                 raise BadDealError(f"{what}[{p}]: unknown card code {code!r}") from None
         cards_by_seat.append(cards)
     everything = [c for h in cards_by_seat for c in h]
-    if len(set(everything)) != NUM_CARDS:
-        seen: set[int] = set()
-        dupes = sorted({CARD_CODES[c] for c in everything if c in seen or seen.add(c)})
-        raise BadDealError(f"{what}: every card must appear exactly once; repeated: {dupes}")
+    check_each_once(everything, NUM_CARDS, CARD_CODES, f"{what}: every card must appear exactly once")
     order = np.empty(78, dtype=np.int64)
     for c in range(4):
         seat = (dealer + 1 + c) % 4
