@@ -102,14 +102,33 @@ class QImitationNet(nn.Module):
         return support_scores(q, logits, mask, self.threshold)
 
 
-def support_scores(q: torch.Tensor, logits: torch.Tensor, mask: torch.Tensor, threshold: float) -> torch.Tensor:
+def support_scores(q: torch.Tensor, logits: torch.Tensor, mask: torch.Tensor, threshold: float | torch.Tensor,
+                   margin: float | torch.Tensor | None = None) -> torch.Tensor:
     """Q restricted to the legal actions with imitation probability >= ``threshold`` x the largest (see
-    :class:`QImitationNet`); other legal actions score ``q - 1e6``, illegal ones -1e9."""
+    :class:`QImitationNet`); other legal actions score ``q - 1e6``, illegal ones -1e9.
+
+    ``threshold`` is one number or a tensor of one threshold per action (``[num_actions]``, broadcast over the
+    rows: an action is plausible when its probability is at least its own threshold times the favourite's).
+    ``margin`` (``None``/0: none; one number or one per action, in the units of ``q``) is added to the imitation
+    favourite's score (the most probable legal action, ties to the lowest id), so another action replaces the
+    favourite only when its ``q`` is larger by more than the favourite's margin.
+    """
     legal = mask.bool()
     lg = masked_logits(logits, legal)
     best = lg.max(dim=1, keepdim=True).values
-    plausible = legal & (lg >= best + torch.log(torch.tensor(max(threshold, 1e-12), dtype=lg.dtype)))
+    if isinstance(threshold, torch.Tensor):
+        log_thr = torch.log(threshold.to(lg.dtype).clamp_min(1e-12))
+    else:
+        log_thr = torch.log(torch.tensor(max(float(threshold), 1e-12), dtype=lg.dtype))
+    plausible = legal & (lg >= best + log_thr)
     scores = torch.where(plausible, q, q - 1e6)
+    if margin is not None:
+        fav = lg.argmax(dim=1, keepdim=True)
+        if isinstance(margin, torch.Tensor):
+            bonus = margin.to(scores.dtype).expand(scores.shape[0], -1).gather(1, fav)
+        else:
+            bonus = torch.full_like(fav, float(margin), dtype=scores.dtype)
+        scores = scores.scatter_add(1, fav, bonus)
     return scores.masked_fill(~legal, -1e9)
 
 

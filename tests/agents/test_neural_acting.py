@@ -1,0 +1,175 @@
+"""Acting of the neural agents: spec parameters, action kinds, per-kind thresholds and margins, and Tatteln's
+exact final phase (no peeking, the solver's value)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import tarockrl
+from tarockrl.agents import make_agent
+from tarockrl.agents.acting import PRETRAINED_ACTING, ActingSettings, card_actions
+from tarockrl.agents.nets import QImitationNet, support_scores
+from tarockrl.agents.neural import PRETRAINED_DIR, NeuralAgent
+from tarockrl.errors import BadAgentSpecError
+from tarockrl.solvers import solve
+from tarockrl.solvers.adapters.tatteln import world_key
+
+GAMES = ["dreierles", "dreiertarock", "troccas", "tatteln"]
+
+
+# ---- spec parameters ------------------------------------------------------------------------------------------
+def test_spec_parameters_reach_the_agent():
+    a = make_agent("pretrained:call_threshold=1,card_threshold=0.3,call_margin=2,endgame=net", "dreierles")
+    assert a.acting == ActingSettings(call_threshold=1.0, card_threshold=0.3, call_margin=2.0, card_margin=0.0)
+    cards = torch.from_numpy(card_actions(a_game := tarockrl.make_game("dreierles")))
+    assert torch.equal(a.thresholds, torch.where(cards, 0.3, 1.0).float())
+    # margins are stored in Q units: game points times the checkpoint's reward scale (1/40 in Dreierles)
+    assert torch.allclose(a.margins, torch.where(cards, 0.0, 2.0 / 40).float())
+    assert a.endgame is None and a_game.name == "dreierles"
+    b = make_agent("pretrained:threshold=0.5,card_threshold=0.1", "dreierles")
+    assert (b.acting.call_threshold, b.acting.card_threshold) == (0.5, 0.1)
+
+
+def test_defaults_pretrained_from_the_table_and_ckpt_as_before():
+    for name in GAMES:
+        a = make_agent("pretrained", name)
+        assert a.acting == PRETRAINED_ACTING[name]
+        assert (a.endgame is not None) == (PRETRAINED_ACTING[name].endgame == "solve")
+    c = make_agent(f"ckpt:{PRETRAINED_DIR / 'tatteln.pt'}", "tatteln")
+    assert c.acting == ActingSettings() and c.thresholds is None and c.margins is None and c.endgame is None
+    assert make_agent("pretrained:endgame=net", "tatteln").endgame is None
+    assert make_agent(f"ckpt:{PRETRAINED_DIR / 'tatteln.pt'},endgame=solve", "tatteln").endgame is not None
+
+
+@pytest.mark.parametrize("spec, word", [
+    ("pretrained:call_threshold=0", "call_threshold"),
+    ("pretrained:card_threshold=1.5", "card_threshold"),
+    ("pretrained:card_threshold=abc", "card_threshold"),
+    ("pretrained:threshold=-1", "threshold"),
+    ("pretrained:call_margin=-0.5", "call_margin"),
+    ("pretrained:card_margin=inf", "card_margin"),
+    ("pretrained:endgame=exact", "endgame"),
+    ("pretrained:endgam=solve", "endgame"),
+])
+def test_bad_parameter_values_name_the_parameter(spec, word):
+    with pytest.raises(BadAgentSpecError, match=word):
+        make_agent(spec, "tatteln")
+
+
+def test_endgame_solve_needs_a_perfect_information_endgame():
+    with pytest.raises(BadAgentSpecError, match="endgame=solve"):
+        make_agent("pretrained:endgame=solve", "dreierles")
+
+
+# ---- action kinds ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_card_actions_match_the_action_names(name):
+    """Cross-check of the per-game table with the action names of the layout (docs/rules/<game>.md)."""
+    game = tarockrl.make_game(name)
+    state = game.new_initial_state(seed=0)
+    named = np.array([state.action_to_string(a).split(" ")[0] in ("PLAY", "DISCARD", "CARD", "LEAD_KING_WITH_JACK")
+                      for a in range(game.num_actions)])
+    assert np.array_equal(card_actions(game), named)
+    assert 0 < named.sum() < game.num_actions
+
+
+# ---- thresholds and margins -----------------------------------------------------------------------------------
+def test_per_action_thresholds_and_margins_change_the_choice():
+    # actions 0, 1 are calls, 2, 3 cards; imitation probabilities 0.5, 0.3, 0.15, 0.05 (favourite: action 0)
+    logits = torch.log(torch.tensor([[0.5, 0.3, 0.15, 0.05]]))
+    q = torch.tensor([[0.0, 1.0, 2.0, 3.0]])
+    mask = torch.ones(1, 4, dtype=torch.bool)
+    thr = lambda call, card: torch.tensor([call, call, card, card])  # noqa: E731
+    assert support_scores(q, logits, mask, 0.2).argmax().item() == 2  # 0.15/0.5 = 0.3 >= 0.2; 0.1 < 0.2
+    assert support_scores(q, logits, mask, thr(0.2, 0.05)).argmax().item() == 3  # cards more permissive
+    assert support_scores(q, logits, mask, thr(0.2, 1.0)).argmax().item() == 1  # no card passes; call 0.6 >= 0.2
+    assert support_scores(q, logits, mask, thr(1.0, 1.0)).argmax().item() == 0  # the imitation favourite only
+    assert support_scores(q, logits, mask, thr(0.2, 0.2), margin=1.5).argmax().item() == 2  # 2 > 0 + 1.5
+    assert support_scores(q, logits, mask, thr(0.2, 0.2), margin=2.5).argmax().item() == 0  # 2 < 0 + 2.5
+    per_action = torch.tensor([2.5, 0.0, 0.0, 0.0])  # the favourite's own margin counts
+    assert support_scores(q, logits, mask, 0.2, margin=per_action).argmax().item() == 0
+    assert support_scores(q, logits, mask, 0.2, margin=per_action.flip(0)).argmax().item() == 2
+    # a scalar threshold tensor equals the float, and illegal actions stay at -1e9
+    m2 = torch.tensor([[True, True, False, True]])
+    assert torch.equal(support_scores(q, logits, m2, 0.2), support_scores(q, logits, m2, torch.full((4,), 0.2)))
+    assert support_scores(q, logits, m2, 0.2)[0, 2].item() == -1e9
+
+
+def test_agent_uses_the_per_kind_thresholds():
+    game = tarockrl.make_game("dreierles")
+    torch.manual_seed(0)
+    net = QImitationNet(game.observation_size, game.num_actions, [32, 32], threshold=0.2)
+    obs = torch.randn(64, game.observation_size)
+    mask = torch.rand(64, game.num_actions) < 0.3
+    mask[:, 0] = True
+    cards = torch.from_numpy(card_actions(game))
+    acting = ActingSettings(call_threshold=1.0, card_threshold=0.01, card_margin=1.0)
+    agent = NeuralAgent(net, game=game, acting=acting, reward_scale=0.5)
+    got = agent.act_batch(obs.numpy(), mask.numpy())
+    with torch.no_grad():
+        q, lg = net(obs)
+        want = support_scores(q, lg, mask, torch.where(cards, 0.01, 1.0), torch.where(cards, 0.5, 0.0))
+    assert np.array_equal(got, want.argmax(dim=1).numpy())
+    plain = NeuralAgent(net, game=game).act_batch(obs.numpy(), mask.numpy())
+    assert not np.array_equal(got, plain)  # the settings change some choices (64 random decisions)
+    with pytest.raises(BadAgentSpecError, match="imitation head"):
+        from tarockrl.agents.nets import QNet
+
+        NeuralAgent(QNet(game.observation_size, game.num_actions, [8]), game=game, acting=acting)
+
+
+# ---- Tatteln: the exact final phase ---------------------------------------------------------------------------
+def _tatteln_positions(n_deals: int, seed: int):
+    """(stock-phase, final-phase) positions with a choice, from deals of ``rules`` against itself."""
+    game = tarockrl.make_game("tatteln")
+    rules = make_agent("rules", game, seed=seed)
+    stock, final = [], []
+    for d in range(n_deals):
+        state = game.new_initial_state(seed=seed, deal_id=d)
+        while not state.is_terminal():
+            if len(state.legal_actions()) > 1:
+                (final if state.phase() == "final" else stock).append(state.clone())
+            state.apply_action(rules.step(state))
+    return game, stock, final
+
+
+def test_final_phase_worlds_are_all_the_true_position():
+    game, _, final = _tatteln_positions(3, seed=5)
+    assert final
+    for state in final[::3]:
+        p = state.current_player()
+        keys = {world_key(state.resample_hidden(p, s)._row) for s in range(4)}
+        assert keys == {world_key(state._row)}
+
+
+def test_final_phase_plays_a_best_action_of_the_solver():
+    game, _, final = _tatteln_positions(2, seed=11)
+    agent = make_agent("pretrained", game, seed=3)  # endgame=solve is Tatteln's default
+    unique = 0
+    for state in final:
+        a = agent.step(state)
+        res = solve(state, objective="returns")  # the true position (the test may look; the agent may not)
+        assert agent.endgame.last["solved"]
+        assert res.action_values[a] == res.value, state.transcript()
+        if sum(v == res.value for v in res.action_values.values()) == 1:
+            assert a == res.best_action
+            unique += 1
+    assert unique >= 2
+
+
+def test_endgame_never_peeks():
+    """The action depends only on the seat's view: resampled hidden cards give the same action (both phases)."""
+    game, stock, final = _tatteln_positions(2, seed=21)
+    agent = make_agent("pretrained", game, seed=7)
+    rng = np.random.default_rng(2)
+    checked = 0
+    for state in stock[::8] + final[::3]:
+        p = state.current_player()
+        a = agent.step(state)
+        for _ in range(2):
+            other = state.resample_hidden(p, int(rng.integers(1 << 40)))
+            assert agent.step(other) == a, state.transcript()
+            checked += 1
+    assert checked >= 14
