@@ -155,13 +155,12 @@ def run_engine_benchmark(game_name: str = "dreierles", deals: int = 200_000, sta
     return result
 
 
-def openspiel_full_games_per_s(seconds: float = 1.0, batch: int = 2000) -> dict[str, float] | None:
-    """OpenSpiel's C++ Slovenian tarok (3 players): full-length random games per second, or ``None`` without it.
+def _openspiel_timers(batch: int = 2000):
+    """``(set_up_only, full_games)`` for OpenSpiel's C++ Slovenian tarok, or ``None`` without ``open_spiel``.
 
-    A full-length game is the longest one: a deal, all three seats pass (Pass, Pass, Klop) and 48 random card
-    plays. The card play runs in C++ (``pyspiel.evaluate_bots`` with uniform random bots); the deal and the
-    three bids are applied from Python, and the time of that set-up, measured alone, is subtracted (it favours
-    OpenSpiel). ``open_spiel`` is not a dependency: ``pip install "tarockrl[bench]"`` or ``pip install open_spiel``.
+    Each callable plays ``batch`` games and returns ``batch``: ``full_games`` deals, applies the three bids
+    (Pass, Pass, Klop) from Python and lets ``pyspiel.evaluate_bots`` play the 48 cards in C++ with uniform random
+    bots; ``set_up_only`` does only the Python set-up (whose time is subtracted, which favours OpenSpiel).
     """
     try:
         import pyspiel
@@ -201,6 +200,21 @@ def openspiel_full_games_per_s(seconds: float = 1.0, batch: int = 2000) -> dict[
             pyspiel.evaluate_bots(setup(), bots, seed[0])
         return batch
 
+    return set_up_only, full_games
+
+
+def openspiel_full_games_per_s(seconds: float = 1.0, batch: int = 2000) -> dict[str, float] | None:
+    """OpenSpiel's C++ Slovenian tarok (3 players): full-length random games per second, or ``None`` without it.
+
+    A full-length game is the longest one: a deal, all three seats pass (Pass, Pass, Klop) and 48 random card
+    plays. The card play runs in C++ (``pyspiel.evaluate_bots`` with uniform random bots); the deal and the
+    three bids are applied from Python, and the time of that set-up, measured alone, is subtracted (it favours
+    OpenSpiel). ``open_spiel`` is not a dependency: ``pip install "tarockrl[bench]"`` or ``pip install open_spiel``.
+    """
+    timers = _openspiel_timers(batch)
+    if timers is None:
+        return None
+    set_up_only, full_games = timers
     setup_rate = _rate(set_up_only, seconds / 2)
     total_rate = _rate(full_games, seconds)
     per_game = 1.0 / total_rate - 1.0 / setup_rate
@@ -210,31 +224,70 @@ def openspiel_full_games_per_s(seconds: float = 1.0, batch: int = 2000) -> dict[
     }
 
 
-def compare_with_openspiel(game_name: str, seconds: float = 1.0, rounds: int = 3,
-                           deals: int = 100_000) -> dict[str, float] | None:
-    """One thread each: this game's random full deals/s against OpenSpiel's full-length tarok games/s.
+def _cpu_rate(fn, min_seconds: float) -> float:
+    """Work units of ``fn`` (already warm; returns its work count) per CPU second of this process."""
+    work = 0
+    start = time.process_time()
+    wall = time.perf_counter()
+    while True:
+        work += fn()
+        if time.perf_counter() - wall >= min_seconds:
+            return work / max(time.process_time() - start, 1e-9)
 
-    The two are measured in turn, ``rounds`` times, and the best rate of each is kept, so that a loaded machine
-    disturbs the ratio as little as possible. ``None`` when ``open_spiel`` is not installed.
+
+def compare_with_openspiel(game_name: str, seconds: float = 1.0, rounds: int = 9,
+                           deals: int = 100_000) -> dict[str, float] | None:
+    """One thread each: this game's random full deals against OpenSpiel's full-length tarok games, side by side.
+
+    ``rounds`` pairs of windows of ``seconds`` each, measured in the same process one right after the other
+    (their order alternating from pair to pair), each rate per CPU second of the process (``time.process_time``:
+    numba runs on one thread and OpenSpiel's loop is single-threaded, so time the process spends descheduled on
+    a shared machine counts for neither). Each pair gives a ratio; the result is their median (robust to a pair
+    disturbed by a burst of load), with the lowest and highest pair ratio and the ratio of the best window of
+    each side. OpenSpiel's Python set-up rate (subtracted) is measured in every pair too. ``None`` when
+    ``open_spiel`` is not installed.
     """
     import tarockrl
 
+    timers = _openspiel_timers()
+    if timers is None:
+        return None
+    set_up_only, full_games = timers
     game = tarockrl.make_game(game_name)
     threads = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
         game.random_playouts(1000, seed=1)  # compile
-        ours, spiel = 0.0, 0.0
-        for _ in range(rounds):
-            ours = max(ours, _rate(lambda: (game.random_playouts(deals, seed=1), deals)[1], seconds))
-            theirs = openspiel_full_games_per_s(seconds)
-            if theirs is None:
-                return None
-            spiel = max(spiel, theirs["openspiel_tarok_full_games_per_s"])
+        set_up_only()
+        full_games()
+
+        def ours_fn() -> int:
+            game.random_playouts(deals, seed=1)
+            return deals
+
+        ours, theirs, ratios = [], [], []
+        for r in range(max(1, rounds)):
+            pair = {}
+            for side in (("ours", "theirs") if r % 2 == 0 else ("theirs", "ours")):
+                if side == "ours":
+                    pair[side] = _cpu_rate(ours_fn, seconds)
+                else:
+                    setup_rate = _cpu_rate(set_up_only, seconds / 4)
+                    total_rate = _cpu_rate(full_games, seconds)
+                    per_game = 1.0 / total_rate - 1.0 / setup_rate
+                    pair[side] = 1.0 / per_game if per_game > 0 else total_rate
+            ours.append(pair["ours"])
+            theirs.append(pair["theirs"])
+            ratios.append(pair["ours"] / pair["theirs"])
     finally:
         numba.set_num_threads(threads)
-    return {"full_deals_per_s_1_thread_best": ours, "openspiel_tarok_full_games_per_s_best": spiel,
-            "ratio_vs_openspiel_full_games": ours / spiel}
+    return {"full_deals_per_cpu_s_1_thread_median": float(np.median(ours)),
+            "openspiel_full_games_per_cpu_s_median": float(np.median(theirs)),
+            "ratio_vs_openspiel_full_games": float(np.median(ratios)),
+            "ratio_vs_openspiel_lowest_pair": float(min(ratios)),
+            "ratio_vs_openspiel_highest_pair": float(max(ratios)),
+            "ratio_vs_openspiel_best_windows": max(ours) / max(theirs),
+            "openspiel_pairs": len(ratios)}
 
 
 def format_result(result: dict[str, Any]) -> str:
@@ -264,13 +317,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--vs-openspiel", action="store_true",
                         help="also time OpenSpiel's C++ tarok on full-length random games (needs open_spiel) and "
-                             "print each game's ratio (1 thread each, measured in turn, best of 3)")
+                             "print each game's ratio (1 thread each, per CPU second: the median ratio of "
+                             "--pairs pairs of adjacent windows)")
+    parser.add_argument("--pairs", type=int, default=9, help="with --vs-openspiel: pairs of windows (default 9)")
     args = parser.parse_args(argv)
     games = args.game or tarockrl.list_games()
     results = [run_engine_benchmark(g, args.deals, not args.no_startup, args.seconds) for g in games]
     if args.vs_openspiel:
         for r in results:
-            versus = compare_with_openspiel(r["game"], args.seconds, deals=min(args.deals, 100_000))
+            versus = compare_with_openspiel(r["game"], args.seconds, rounds=args.pairs,
+                                            deals=min(args.deals, 100_000))
             if versus is None:
                 print("open_spiel is not installed: pip install 'tarockrl[bench]' (or pip install open_spiel)",
                       file=sys.stderr)

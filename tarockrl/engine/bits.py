@@ -23,6 +23,8 @@ __all__ = [
     "highest_index",
     "pdep",
     "nth_set_index",
+    "prefetch_read",
+    "prefetch_write",
 ]
 
 
@@ -47,10 +49,16 @@ if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subp
     FAST_PDEP = False
     pdep = None
 
+    def prefetch_read(arr, index):
+        """A hint (no effect here): element ``index`` of the flat buffer of ``arr`` will be read soon."""
+
+    def prefetch_write(arr, index):
+        """A hint (no effect here): element ``index`` of the flat buffer of ``arr`` will be written soon."""
+
 else:
     import llvmlite.binding as _llvm_binding
     from llvmlite import ir
-    from numba.core import types
+    from numba.core import cgutils, types
     from numba.extending import intrinsic
 
     def _unary_int64(x, name, zero_poison):
@@ -96,6 +104,37 @@ else:
     def highest_index(x):
         """Index of the highest set bit of an int64 (-1 when x is 0; 63 for a negative x)."""
         return np.int64(63) - _ctlz(np.int64(x))
+
+    def _prefetch(arr, index, write):
+        """Typing and code of LLVM ``prefetch`` (into every cache level) of element ``index`` of ``arr``'s buffer."""
+        if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            ary = context.make_array(signature.args[0])(context, builder, args[0])
+            itemsize = context.get_abi_sizeof(context.get_data_type(signature.args[0].dtype))
+            i64 = ir.IntType(64)
+            offset = builder.mul(context.cast(builder, args[1], signature.args[1], types.int64), i64(itemsize))
+            ptr = ir.IntType(8).as_pointer()
+            addr = builder.inttoptr(builder.add(builder.ptrtoint(ary.data, i64), offset), ptr)
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [ptr, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            builder.call(fn, [addr, i32(1 if write else 0), i32(3), i32(1)])
+            return context.get_dummy_value()
+
+        return types.void(arr, index), codegen
+
+    @intrinsic
+    def prefetch_read(typingctx, arr, index):
+        """A hint: element ``index`` of the flat (C-contiguous) buffer of ``arr`` will be read soon (LLVM
+        ``prefetch``; never faults, so an index past the end is harmless)."""
+        return _prefetch(arr, index, False)
+
+    @intrinsic
+    def prefetch_write(typingctx, arr, index):
+        """A hint: element ``index`` of the flat (C-contiguous) buffer of ``arr`` will be written soon."""
+        return _prefetch(arr, index, True)
 
     try:
         _HAS_BMI2 = "+bmi2" in _llvm_binding.get_host_cpu_features().flatten().split(",")

@@ -20,6 +20,13 @@ random learner seat is the first draw of that stream. An episode is therefore a 
 ``(seed, deal_id)`` and the learner's actions, whatever the number of threads, the batch size or the row.
 
 Rows never depend on each other, so results do not depend on how rows are split among threads.
+
+Speed (a 4096-row batch is several megabytes, far more than the CPU's near caches): the drivers are compiled
+without numba's reference counting (``_nrt=False``; the game's kernels are called through the ``k_*`` wrappers,
+which keep it for them), so taking a row view or calling a helper costs no atomic count updates; and ``run``
+asks the CPU to fetch the state row, control row, masks and observation row of the row ``PREFETCH_AHEAD``
+ahead while it works on the current one (:func:`tarockrl.engine.bits.prefetch_write`). Neither changes a
+result.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.bits import lowest_index, popcount, prefetch_read, prefetch_write
 from tarockrl.engine.obsput import flip_signed
 from tarockrl.engine.rng import below, stream_seed
 
@@ -107,6 +114,57 @@ AUTORESET_NEXT_STEP = 0
 AUTORESET_SAME_STEP = 1
 AUTORESET_DISABLED = 2
 
+PREFETCH_AHEAD = 2  # rows ahead whose buffers ``run`` asks the CPU to fetch (hides cache misses on large batches)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the game's kernels, called through wrappers compiled with numba's reference counting
+# ---------------------------------------------------------------------------------------------------------
+# The drivers below run without reference counting (``_nrt=False``: no atomic count updates for every row view
+# and helper call, a large share of a step). A kernel called from such a function inherits that setting when it
+# is compiled there and then may not allocate (a deal's scratch, a state copy); calling the kernels through these
+# explicitly reference-counted wrappers compiles them exactly as any other caller does.
+@njit(cache=True, _nrt=True)
+def k_deal(row, seed, deal_id, opts):
+    """The game's ``deal``."""
+    deal(row, seed, deal_id, opts)
+
+
+@njit(cache=True, _nrt=True)
+def k_legal_mask(row, opts, out):
+    """The game's ``legal_mask``."""
+    legal_mask(row, opts, out)
+
+
+@njit(cache=True, _nrt=True)
+def k_apply_action(row, action, opts):
+    """The game's ``apply_action``."""
+    return apply_action(row, action, opts)
+
+
+@njit(cache=True, _nrt=True)
+def k_step(row, action, opts):
+    """The game's ``step`` (optional kernel; only called when ``HAS_STEP``)."""
+    step(row, action, opts)
+
+
+@njit(cache=True, _nrt=True)
+def k_random_action(row, opts, rng):
+    """The game's ``random_action`` (optional kernel; only called when ``HAS_RANDOM_ACTION``)."""
+    return random_action(row, opts, rng)
+
+
+@njit(cache=True, _nrt=True)
+def k_observe(row, player, opts, out):
+    """The game's ``observe``."""
+    observe(row, player, opts, out)
+
+
+@njit(cache=True, _nrt=True)
+def k_returns(row, out):
+    """The game's ``returns``."""
+    returns(row, out)
+
 
 # ---------------------------------------------------------------------------------------------------------
 # per-row helpers
@@ -117,7 +175,7 @@ def scratch_words():
     return np.zeros(NUM_WORDS, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_legal(row, opts, words, rng):
     """A uniformly random legal action from the stream ``rng``; returns ``(rng, action)`` (-1 when none).
 
@@ -125,7 +183,7 @@ def random_legal(row, opts, words, rng):
     bit (bit 0 of its byte), so counting and picking the ``r``-th legal action work on whole words.
     """
     flags = words.view(np.bool_)[:NUM_ACTIONS]
-    legal_mask(row, opts, flags)
+    k_legal_mask(row, opts, flags)
     k = 0
     for j in range(NUM_WORDS):
         k += popcount(words[j])
@@ -149,20 +207,20 @@ def random_legal(row, opts, words, rng):
     return rng, np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(row, action, opts):
     """Apply an action known to be legal (the game's unchecked ``step`` when it has one); False if refused."""
     if HAS_STEP:
-        step(row, action, opts)
+        k_step(row, action, opts)
         return True
-    return apply_action(row, action, opts) == 0
+    return k_apply_action(row, action, opts) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_episode(row, ctrl, seed, deal_id, deal_now, opts):
     """Deal ``deal(seed, deal_id)`` (unless the row already holds a deal) and set up the episode's stream and seat."""
     if deal_now:
-        deal(row, seed, deal_id, opts)
+        k_deal(row, seed, deal_id, opts)
     rng = stream_seed(seed ^ OPPONENT_SALT, deal_id)
     if ctrl[C_FIXED_SEAT] < 0:
         rng, s = below(rng, NUM_PLAYERS)
@@ -175,7 +233,7 @@ def begin_episode(row, ctrl, seed, deal_id, deal_now, opts):
     ctrl[C_NEEDS_RESET] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle(row, ctrl, opts, kinds, scratch):
     """Play in-engine random opponents until the learner's turn (READY), the end (DONE) or a Python agent (AGENT)."""
     seat = ctrl[C_SEAT]
@@ -186,7 +244,7 @@ def settle(row, ctrl, opts, kinds, scratch):
         if kinds[(cur - seat) % NUM_PLAYERS] != KIND_RANDOM:
             return AGENT
         if HAS_RANDOM_ACTION:
-            rng, a = random_action(row, opts, ctrl[C_RNG])
+            rng, a = k_random_action(row, opts, ctrl[C_RNG])
         else:
             rng, a = random_legal(row, opts, scratch, ctrl[C_RNG])
         ctrl[C_RNG] = rng
@@ -195,7 +253,7 @@ def settle(row, ctrl, opts, kinds, scratch):
     return DONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def squash_row(out, idx):
     """``x / (1 + |x|)`` in float32 on the entries ``idx`` of ``out`` (:func:`tarockrl.envs.bounds.squash`)."""
     one = np.float32(1.0)
@@ -204,30 +262,32 @@ def squash_row(out, idx):
         out[j] = x / (one + abs(x))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash):
     """Observation of ``player`` into row ``i`` of ``obs_out`` (float32; with ``squash``, the entries ``fix``
     squashed), or, when ``coded``, as integer codes written directly into row ``i`` of ``qout`` (``fix``: the
     signed entries of a ``uint8`` code row, whose bit 7 is flipped; :mod:`tarockrl.engine.obsput`)."""
     if coded:
         dst = qout[i]
-        observe(row, player, opts, dst)
+        k_observe(row, player, opts, dst)
         flip_signed(dst, fix)
     else:
         dst = obs_out[i]
-        observe(row, player, opts, dst)
+        k_observe(row, player, opts, dst)
         if squash:
             squash_row(dst, fix)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, squash, mask_out):
     """Observation of ``player`` into row ``i`` (see :func:`observe_row`); its legal actions into ``legal_out``
     (bool) and ``mask_out`` (int8), both all False / 0 unless ``player`` is to move."""
     observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash)
     if row[SLOT_PHASE] != TERMINAL_PHASE and row[SLOT_CUR] == player:
-        legal_mask(row, opts, legal_out)
-        mask_out[:] = legal_out.view(np.int8)
+        k_legal_mask(row, opts, legal_out)
+        flags = legal_out.view(np.int8)
+        for a in range(NUM_ACTIONS):
+            mask_out[a] = flags[a]
     else:
         legal_out[:] = False
         mask_out[:] = 0
@@ -236,7 +296,7 @@ def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, squash, mas
 # ---------------------------------------------------------------------------------------------------------
 # rows of the envs: one driver for the single env (one row), the vector env and self-play
 # ---------------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_episode(i, row, c, params, opts):
     """Start row ``i``'s next deal of its stream: deal id ``first + i + k * stride`` for its ``k``-th episode."""
     k = c[C_EPISODE]
@@ -244,7 +304,7 @@ def _next_episode(i, row, c, params, opts):
     begin_episode(row, c, params[P_SEED], params[P_FIRST_DEAL] + i + k * params[P_STRIDE], True, opts)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out,
                  rew_out, term_out, ret_out, final_obs, qout, qfinal, fix):
     """One row of the single-agent envs; returns its status (also stored in ``ctrl[i, C_STATUS]``)."""
@@ -273,7 +333,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
             term_out[i] = True
             ended = True
     elif op == OP_RESUME:
-        if apply_action(row, action, opts) != 0:
+        if k_apply_action(row, action, opts) != 0:
             c[C_STATUS] = BROKEN
             return BROKEN
     skips = 0
@@ -282,7 +342,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
             code = settle(row, c, opts, kinds, scratch)
             if code == DONE:
                 if c[C_ACTED] != 0:
-                    returns(row, ret_out[i])
+                    k_returns(row, ret_out[i])
                     rew_out[i] = ret_out[i, c[C_SEAT]] * fparams[F_SCALE]
                     term_out[i] = True
                     ended = True
@@ -318,7 +378,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
         return DONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_out, mask_out, term_out, ret_out,
                   qout, fix):
     """One row of the self-play batch: the seat to move plays ``action``; returns its status."""
@@ -333,7 +393,7 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
             c[C_STATUS] = BROKEN
             return BROKEN
         if row[SLOT_PHASE] == TERMINAL_PHASE:
-            returns(row, ret_out[i])
+            k_returns(row, ret_out[i])
             term_out[i] = True
             if params[P_AUTORESET] == AUTORESET_SAME_STEP:
                 _next_episode(i, row, c, params, opts)
@@ -351,6 +411,36 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
     emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i])
     c[C_STATUS] = READY
     return READY
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def prefetch_row(a, i, write):
+    """Hint the CPU to fetch every cache line of row ``i`` of the C-contiguous 2-d array ``a`` (for writing)."""
+    w = a.shape[1]
+    per_line = max(1, 64 // a.itemsize)
+    base = i * w
+    for j in range(0, w, per_line):
+        if write:
+            prefetch_write(a, base + j)
+        else:
+            prefetch_read(a, base + j)
+    if write:
+        prefetch_write(a, base + w - 1)
+    else:
+        prefetch_read(a, base + w - 1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def prefetch_learner_row(j, rows, ctrl, legal, obs_out, mask_out, qout, coded):
+    """Prefetch what a learner op on row ``j`` reads and writes."""
+    prefetch_row(rows, j, True)
+    prefetch_row(ctrl, j, True)
+    prefetch_row(legal, j, True)
+    prefetch_row(mask_out, j, True)
+    if coded:
+        prefetch_row(qout, j, True)
+    else:
+        prefetch_row(obs_out, j, True)
 
 
 @njit(cache=True, nogil=True)
@@ -372,10 +462,21 @@ def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, o
 
     The GIL is released, so callers split a batch into row ranges run by several threads; rows are independent.
     """
-    scratch = scratch_words()
+    return _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out,
+                     rew_out, term_out, ret_out, final_obs, qout, qfinal, fix, scratch_words())
+
+
+@njit(cache=True, _nrt=False)
+def _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out, rew_out,
+              term_out, ret_out, final_obs, qout, qfinal, fix, scratch):
+    """The loop of :func:`run`, compiled without numba's reference counting (no allocation here): the row views
+    and helper calls of every row then cost no atomic reference-count updates."""
     n_agent = 0
     n_broken = 0
+    coded = params[P_OBS_CODES] != 0
     for i in range(lo, hi):
+        if PREFETCH_AHEAD > 0 and i + PREFETCH_AHEAD < hi:
+            prefetch_learner_row(i + PREFETCH_AHEAD, rows, ctrl, legal, obs_out, mask_out, qout, coded)
         op = ops[i]
         if op == OP_SKIP:
             continue
@@ -392,7 +493,7 @@ def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, o
     return n_agent, n_broken
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_illegal(rows, ctrl, ops, actions, legal):
     """Number of rows whose ``OP_STEP`` / ``OP_SP_STEP`` action is illegal (checked before anything changes)."""
     bad = 0

@@ -32,6 +32,24 @@ def test_popcount_lowest_nth_and_select_match_python():
             assert select.broadword_select(x, np.int64(k)) == indices[k]
 
 
+def test_prefetch_hints_compile_and_change_nothing():
+    from numba import njit
+
+    @njit
+    def touch(a, b):
+        for i in range(a.size + 64):  # past the end too: a prefetch never faults
+            bits.prefetch_read(a, i)
+            bits.prefetch_write(b, i)
+        return a.sum() + b.sum()
+
+    a = np.arange(24, dtype=np.int64).reshape(4, 6)
+    b = np.arange(10, dtype=np.uint8)
+    before = (a.copy(), b.copy())
+    assert touch(a, b) == a.sum() + b.sum()
+    np.testing.assert_array_equal(a, before[0])
+    np.testing.assert_array_equal(b, before[1])
+
+
 def _splitmix_reference(state):
     state = (state + 0x9E3779B97F4A7C15) & MASK64
     z = state
