@@ -80,8 +80,10 @@ def _trick_start(state) -> bool:
 
 
 def bench_solver(games=GAMES, tricks_left=TRICKS_LEFT, positions: int = 5, max_nodes: int = 20_000_000,
-                 seed: int = 0, verbose: bool = True) -> list[dict]:
-    """Measure the solver; returns one dict per (game, tricks left) and prints a table when ``verbose``."""
+                 seed: int = 0, verbose: bool = True, per_position: bool = False) -> list[dict]:
+    """Measure the solver; returns one dict per (game, tricks left) and prints a table when ``verbose``
+    (with ``per_position`` also one line per position: its seed, nodes and milliseconds; node counts do not
+    depend on the machine's load, so they compare versions on the same positions)."""
     rows = []
     for name in games:
         game = tarockrl.make_game(name)
@@ -109,8 +111,13 @@ def bench_solver(games=GAMES, tricks_left=TRICKS_LEFT, positions: int = 5, max_n
                     over += 1
                     all_nodes += max_nodes
                     all_time += time.perf_counter() - t0
+                    if per_position:
+                        print(f"  {name} {left} tricks seed {s - 1}: over {max_nodes:,} nodes", flush=True)
                     continue
                 times.append(time.perf_counter() - t0)
+                if per_position:
+                    print(f"  {name} {left} tricks seed {s - 1}: {r.nodes:,} nodes {times[-1] * 1e3:.1f} ms",
+                          flush=True)
                 nodes.append(r.nodes)
                 all_nodes += r.nodes
                 all_time += times[-1]

@@ -248,12 +248,59 @@ def akey(row):
     return rank_key(row, np.int64(0xADD))
 
 
+FIVE_TRUMPS = np.int64(PFEIFE | T21 | STIESS)  # the trumps worth 5 (every other trump is worth 1)
+
+
+@njit(cache=True, inline="always")
+def _kills(killers, targets, cap):
+    """The most ``targets`` (trumps) that ``killers`` (trumps of the other side) can beat, each killer beating
+    at most ``cap`` targets below it: a greedy scan from the highest trump down (the sets a killer can beat are
+    nested, so this is a maximum matching)."""
+    n = np.int64(0)
+    avail = np.int64(0)
+    m = killers | targets
+    while m != 0:
+        c = highest_index(m)
+        b = ONE << c
+        m ^= b
+        if (killers & b) != 0:
+            avail += cap
+        elif avail > 0:
+            avail -= 1
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _tvalue(m):
+    """Counting value of a set of trumps (1 each, 5 for the Pfeife, XXI and Stieß)."""
+    return popcount(m) + 4 * popcount(m & FIVE_TRUMPS)
+
+
+@njit(cache=True, inline="always")
+def _sure(own, other, cap, pairs):
+    """Least value the side holding the trumps ``own`` surely takes with them: a trick holding one of ``own``
+    that no trump of ``other`` above it joins is the side's and worth at least that trump's value (its other
+    cards are worth 1 or more, a trick counts its values minus 2). Each trump of ``other`` joins one trick and
+    so beats at most ``cap`` of ``own`` (1 for a single seat's trumps, 2 for two seats' trumps played into one
+    trick); the beaten ones are at most the ``k`` of a maximum matching and weigh at most ``5 f + (k - f)``
+    (``f`` the most trumps worth 5 that can be beaten at once; the beatable sets form a matroid, so a heaviest
+    beaten set holds ``f`` of them). With ``pairs`` (own = two seats' trumps) two of them may share a trick,
+    worth one less than their sum: at most one such pair per two unbeaten ones (more beaten ones never make
+    this bound smaller, see the tests)."""
+    k = _kills(other, own, cap)
+    f = _kills(other, own & FIVE_TRUMPS, cap)
+    v = _tvalue(own) - 5 * f - (k - f)
+    if pairs:
+        v -= (popcount(own) - k) // 2
+    return v
+
+
 @njit(cache=True)
 def afmax(row, opts):
     """Most pile points the rest can add for the declarer: all cards still in play (whole tricks), less what the
-    defenders surely win: a trick in which a defender plays a trump above all the declarer's trumps still in
-    play is theirs and worth at least that trump's value, or the two values less one when both defenders play
-    such trumps into it (thirds: three times that)."""
+    defenders surely win with their trumps (``_sure``: each declarer trump, in hand or in the current trick, may
+    beat up to two of their trumps below it, both defenders' trumps in one trick; thirds: three times that)."""
     rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
     for i in range(row[L.TRICK_N]):
         rem |= ONE << row[L.TRICK_CARD + i]
@@ -266,24 +313,17 @@ def afmax(row, opts):
             theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
         else:
             mine |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
-    if mine != 0:
-        theirs &= ~((ONE << (highest_index(mine) + 1)) - ONE)
-    v = np.int64(0)
-    k = 0
-    while theirs != 0:
-        c = lowest_index(theirs)
-        theirs &= theirs - ONE
-        v += VALUES[c]
-        k += 1
-    v -= k // 2
+    if theirs == 0:
+        return total
+    v = _sure(theirs, mine, np.int64(2), True)
     return total - (3 * v if opts[O_COUNTING] == 1 else v)
 
 
 @njit(cache=True)
 def afmin(row, opts):
-    """Fewest pile points the rest surely adds for the declarer: every trick still to come in which he plays a
-    trump above all the defenders' trumps still in play (in hand or in the current trick) is his, and adds at
-    least that trump's value (two more cards of value 1 or more, minus 2; thirds: three times that)."""
+    """Fewest pile points the rest surely adds for the declarer: what he surely wins with the trumps in his hand
+    (``_sure``: each defender trump, in hand or in the current trick, may beat one of his below it; thirds:
+    three times that)."""
     d = row[L.DECLARER]
     mine = row[L.HAND + d] & TRUMPS
     if mine == 0:
@@ -293,13 +333,7 @@ def afmin(row, opts):
     for i in range(n):
         if (row[L.LEADER] + i) % 3 != d:
             theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
-    if theirs != 0:
-        mine &= ~((ONE << (highest_index(theirs) + 1)) - ONE)
-    v = np.int64(0)
-    while mine != 0:
-        c = lowest_index(mine)
-        mine &= mine - ONE
-        v += VALUES[c]
+    v = _sure(mine, theirs, ONE, False)
     return 3 * v if opts[O_COUNTING] == 1 else v
 
 
