@@ -371,13 +371,15 @@ def _declarer_future_range(row, opts, depth_left):
 
 
 @pytest.mark.parametrize("options", [{}, {"counting_method": "exact_thirds"}])
-def test_static_point_bounds_never_exclude_a_play(options):
-    """Dreierles (not Räuber): the static bounds on the declarer's points still to win (``afmin``: his trumps
-    that no defender trump above them can join; ``afmax``: all points in play less the defenders' trumps that
-    no declarer trump above them can join, matched greedily) contain the points of every legal play sequence:
-    exhaustively on 60 positions with up to 2 tricks left, and over 40 random play-outs of each of 60 positions
-    with up to 9 tricks left (many trumps still in play, so the matchings are not trivial)."""
-    from tarockrl.solvers.adapters.dreierles import afmax, afmin
+def test_sure_trump_bounds_never_exclude_a_play(options):
+    """Dreierles (not Räuber): the bounds on the declarer's points still to win from sure trump tricks
+    (``trump_bounds``: his trumps that no defender trump above them can join; all points in play less the
+    defenders' trumps that no declarer trump above them can join, matched greedily) contain the points of every
+    legal play sequence: exhaustively on 60 positions with up to 2 tricks left, and over 40 random play-outs of
+    each of 60 positions with up to 9 tricks left (many trumps still in play, so the matchings are not
+    trivial)."""
+    from tarockrl.games.dreierles.kernels import pile_points
+    from tarockrl.solvers.adapters.dreierles import trump_bounds
 
     game = _game("dreierles", options)
     opts = game.encoded_options
@@ -387,19 +389,17 @@ def test_static_point_bounds_never_exclude_a_play(options):
         if row[DL.RAEUBER]:
             continue
         lo, hi = _declarer_future_range(row, opts, 6)
-        assert afmin(row, opts) <= lo and hi <= afmax(row, opts), state.history()
+        fmin, fmax = trump_bounds(row, opts)
+        assert fmin <= lo and hi <= fmax, state.history()
     for state in positions(game, 9, False, 60, seed0=6000):
         row = state._row
         if row[DL.RAEUBER]:
             continue
-        fmin, fmax = int(afmin(row, opts)), int(afmax(row, opts))
+        fmin, fmax = (int(x) for x in trump_bounds(row, opts))
         nontrivial += fmin > 0
         d = int(row[DL.DECLARER])
         rng = random.Random(int(row[DL.HAND]) & 0xFFFF)
-        past = int(row[DL.DISCARDS] | row[DL.WON + d])
-        from tarockrl.games.dreierles.kernels import pile_points
-
-        p0 = int(pile_points(np.int64(past), opts))
+        p0 = int(pile_points(row[DL.DISCARDS] | row[DL.WON + d], opts))
         for _ in range(40):
             s = state.clone()
             while not s.is_terminal():
@@ -407,3 +407,94 @@ def test_static_point_bounds_never_exclude_a_play(options):
             f = int(pile_points(s._row[DL.DISCARDS] | s._row[DL.WON + d], opts)) - p0
             assert fmin <= f <= fmax, (f, fmin, fmax, state.history())
     assert nontrivial >= 10
+
+
+@pytest.mark.parametrize("options", [{}, {"counting_method": "exact_thirds"}])
+def test_static_point_bounds_contain_the_minimax_points(options):
+    """Dreierles (not Räuber): the static bounds the search cuts with (``afmin``/``afmax``: sure trump tricks,
+    plus the plain top cards the side on lead can cash) contain the declarer's points still to win with best
+    play of both sides (plain minimax of the card points, no pruning), on 80 positions with up to 4 tricks left
+    (at trick starts and inside tricks)."""
+    from tarockrl.games.dreierles.kernels import pile_points
+    from tarockrl.solvers.adapters.dreierles import _cash, afmax, afmin
+
+    game = _game("dreierles", options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    cashing = 0
+    for state in positions(game, 4, False, 80, seed0=7000):
+        row = state._row
+        if row[DL.RAEUBER]:
+            continue
+        d = int(row[DL.DECLARER])
+        p0 = int(pile_points(row[DL.DISCARDS] | row[DL.WON + d], opts))
+        f = int(k.minimax_plain(row.copy(), opts, np.int64(d), np.int64(1))) - p0
+        assert afmin(row, opts) <= f <= afmax(row, opts), (f, state.history())
+        if row[DL.TRICK_N] == 0:
+            cashing += _cash(row, row[DL.CUR], row[DL.DECLARER]) > 0
+    assert cashing >= 5
+
+
+def _pfeife_delta(final_row, opts):
+    """The Pfeife bonus of a finished deal in the declarer's settlement, relative to ``gtable`` (which holds the
+    failed announced bonus, or none when silent), from the game's own ``pfeife_outcome``."""
+    from tarockrl.games.dreierles.kernels import pfeife_outcome
+    from tarockrl.games.dreierles.rules import O_KNOCK_DOUBLES_BONUSES
+
+    side, value = pfeife_outcome(final_row, opts)
+    bm = (1 << int(final_row[DL.KNOCKS])) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else 1
+    if final_row[DL.ANNOUNCED] == 1:
+        return 4 * int(value) * bm if side == 1 else 0
+    return 2 * int(value) * bm * int(side)
+
+
+@pytest.mark.parametrize("options", [{}, {"pfeife_defender_loss_scores_declarer": True,
+                                          "pfeife_announce_timing": "after_knocks", "knock_doubles_bonuses": True}])
+def test_pfeife_bonus_range_contains_every_play(options):
+    """Dreierles with the Pfeife in play: the bonus range the search cuts with (``bonus_range``, narrowed when a
+    seat holds trumps only) contains the Pfeife bonus of every legal play sequence: at every position of 30
+    random play-outs from each of 150 positions with up to 8 tricks left, and exhaustively from positions with
+    up to 2 tricks left."""
+    from tarockrl.solvers.adapters.dreierles import bonus_range
+
+    game = _game("dreierles", options)
+    opts = game.encoded_options
+    checked = trumps_only = 0
+
+    def check(row, final):
+        nonlocal checked, trumps_only
+        if not any(row[DL.HAND + s] & 1 for s in range(3)) and row[DL.TRICK_NO] < 15:
+            return
+        d = int(row[DL.DECLARER])
+        lo, hi = (int(x) for x in bonus_range(row, opts, np.int64(d)))
+        delta = _pfeife_delta(final, opts)
+        assert lo <= delta <= hi, (lo, hi, delta)
+        checked += 1
+        trumps_only += any(row[DL.HAND + s] and not row[DL.HAND + s] & ~((1 << 22) - 1) for s in range(3))
+
+    for tricks, count, playouts in ((8, 150, 30), (2, 80, 0)):
+        for state in positions(game, tricks, False, count, seed0=8000 + tricks):
+            row = state._row
+            if row[DL.RAEUBER] or not any(row[DL.HAND + s] & 1 for s in range(3)):
+                continue
+            if playouts:
+                rng = random.Random(int(row[DL.HAND]) & 0xFFFF)
+                for _ in range(playouts):
+                    s, rows = state.clone(), []
+                    while not s.is_terminal():
+                        rows.append(s._row.copy())
+                        s.apply_action(rng.choice(s.legal_actions()))
+                    for r in rows:
+                        check(r, s._row)
+            else:
+                stack = [state.clone()]
+                while stack:
+                    s = stack.pop()
+                    if s.is_terminal():
+                        check(row, s._row)
+                        continue
+                    for a in s.legal_actions():
+                        c = s.clone()
+                        c.apply_action(a)
+                        stack.append(c)
+    assert checked >= 1000 and trumps_only >= 100, (checked, trumps_only)

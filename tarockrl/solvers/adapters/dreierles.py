@@ -296,45 +296,101 @@ def _sure(own, other, cap, pairs):
     return v
 
 
+PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
+
+
 @njit(cache=True)
-def afmax(row, opts):
-    """Most pile points the rest can add for the declarer: all cards still in play (whole tricks), less what the
-    defenders surely win with their trumps (``_sure``: each declarer trump, in hand or in the current trick, may
-    beat up to two of their trumps below it, both defenders' trumps in one trick; thirds: three times that)."""
+def _cash(row, leader, d):
+    """Least value the side of ``leader`` (on lead at the start of a trick) can make sure of by leading its plain
+    cards that are above all the other side's cards of their suit, while both other seats still hold that suit
+    (so they must follow and cannot trump; the leader keeps the lead): per suit, with ``t`` such top cards and
+    the two others holding ``a`` and ``b`` cards of it, ``min(t, a, b)`` tricks, each worth at least its top
+    card's value (its two other cards are worth 1 or more, a trick counts its values minus 2). A strategy of
+    the leader's side, so a bound on the value with best play, not on every play (the trumps stay untouched:
+    nobody trumps in these tricks, so the sure trump tricks of ``_sure`` come on top)."""
+    f1 = (leader + 1) % 3
+    f2 = (leader + 2) % 3
+    own = row[L.HAND + leader]
+    v = np.int64(0)
+    for s in range(4):
+        sm = PLAIN_SUITS[s]
+        mine = own & sm
+        if mine == 0:
+            continue
+        a = row[L.HAND + f1] & sm
+        b = row[L.HAND + f2] & sm
+        if a == 0 or b == 0:
+            continue
+        if leader == d:  # above both defenders' cards
+            opp = a | b
+        else:  # above the declarer's cards (a partner's higher card wins for the side too)
+            opp = a if f1 == d else b
+        top = mine & ~((ONE << (highest_index(opp) + 1)) - ONE)
+        k = min(popcount(top), popcount(a), popcount(b))
+        while k > 0:
+            c = highest_index(top)
+            top ^= ONE << c
+            v += VALUES[c]
+            k -= 1
+    return v
+
+
+@njit(cache=True)
+def trump_bounds(row, opts):
+    """Bounds on the pile points the declarer adds from ``row`` to the end that hold for every legal play (the
+    sure trump tricks of both sides, see ``_sure``): ``(least, most)``."""
     rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
     for i in range(row[L.TRICK_N]):
         rem |= ONE << row[L.TRICK_CARD + i]
     total = pile_points(rem, opts)
     d = row[L.DECLARER]
     theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
-    mine = row[L.HAND + d] & TRUMPS
+    hand = row[L.HAND + d] & TRUMPS
+    mine = hand
     for i in range(row[L.TRICK_N]):
         if (row[L.LEADER] + i) % 3 != d:
             theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
         else:
             mine |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
-    if theirs == 0:
-        return total
-    v = _sure(theirs, mine, np.int64(2), True)
-    return total - (3 * v if opts[O_COUNTING] == 1 else v)
+    lo = np.int64(0)
+    if hand != 0:  # each defender trump (also one in the current trick) may beat one of his below it
+        lo = _sure(hand, theirs, ONE, False)
+    hi = np.int64(0)
+    if theirs != 0:  # each declarer trump (also one in the current trick) may beat two of theirs below it
+        hi = _sure(theirs, mine, np.int64(2), True)
+    if opts[O_COUNTING] == 1:
+        return 3 * lo, total - 3 * hi
+    return lo, total - hi
+
+
+@njit(cache=True)
+def afmax(row, opts):
+    """Most pile points the rest can add for the declarer with best play of the defenders: all cards still in
+    play (whole tricks) less what the defenders surely win with their trumps (``trump_bounds``) and, when a
+    defender leads a trick, with their plain top cards (``_cash``; thirds: three times that)."""
+    lo, hi = trump_bounds(row, opts)
+    if row[L.TRICK_N] == 0 and row[L.CUR] != row[L.DECLARER]:
+        c = _cash(row, row[L.CUR], row[L.DECLARER])
+        hi -= 3 * c if opts[O_COUNTING] == 1 else c
+    return hi
 
 
 @njit(cache=True)
 def afmin(row, opts):
-    """Fewest pile points the rest surely adds for the declarer: what he surely wins with the trumps in his hand
-    (``_sure``: each defender trump, in hand or in the current trick, may beat one of his below it; thirds:
+    """Fewest pile points the rest adds for the declarer with his best play: what he surely wins with the trumps
+    in his hand (``trump_bounds``) and, when he leads a trick, with his plain top cards (``_cash``; thirds:
     three times that)."""
-    d = row[L.DECLARER]
-    mine = row[L.HAND + d] & TRUMPS
-    if mine == 0:
-        return np.int64(0)
-    theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
-    n = row[L.TRICK_N]
-    for i in range(n):
-        if (row[L.LEADER] + i) % 3 != d:
-            theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
-    v = _sure(mine, theirs, ONE, False)
-    return 3 * v if opts[O_COUNTING] == 1 else v
+    lo, hi = trump_bounds(row, opts)
+    if row[L.TRICK_N] == 0 and row[L.CUR] == row[L.DECLARER]:
+        c = _cash(row, row[L.CUR], row[L.DECLARER])
+        lo += 3 * c if opts[O_COUNTING] == 1 else c
+    return lo
+
+
+@njit(cache=True, inline="always")
+def _trumps_only(hand):
+    """The hand is not empty and holds trumps only."""
+    return hand != 0 and (hand & ~TRUMPS) == 0
 
 
 @njit(cache=True)
@@ -345,7 +401,9 @@ def bonus_range(row, opts, root):
     a defender holds the Pfeife; a silent one from minus to plus its value, or nothing above 0 when a defender holds
     it (his side scores it, or his partner beats it, or only with ``pfeife_defender_loss_scores_declarer`` the
     declarer wins it); nothing at all (0, 0) when it lies in the current trick before the 16th (it cannot be played
-    to the 16th trick any more)."""
+    to the 16th trick any more). Before the 16th trick, a seat of the other side (or the holder's partner) whose
+    hand holds trumps only will play a trump, above the Pfeife, to the 16th trick: then the Pfeife cannot win it,
+    so no bonus for the holder's side."""
     d = row[L.DECLARER]
     bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
     holder = -1
@@ -355,14 +413,27 @@ def bonus_range(row, opts, root):
     if holder < 0 and row[L.TRICK_NO] < 15:  # in the current trick, not the last one: the bonus is decided
         return np.int64(0), np.int64(0)
     defender_holds = holder >= 0 and holder != d
+    # a seat whose hand (before the 16th trick) holds trumps only plays a trump to the 16th trick, which beats
+    # the Pfeife (the lowest trump): then the Pfeife cannot win the 16th trick for the other side
+    early = row[L.TRICK_NO] < 15
+    f1 = (d + 1) % 3
+    f2 = (d + 2) % 3
+    d_trumps_only = early and _trumps_only(row[L.HAND + d])
+    f_trumps_only = early and (_trumps_only(row[L.HAND + f1]) or _trumps_only(row[L.HAND + f2]))
     if row[L.ANNOUNCED] == 1:
         lo = np.int64(0)
-        hi = np.int64(0) if defender_holds else 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+        hi = np.int64(0) if defender_holds or f_trumps_only else 4 * opts[O_PFEIFE_ANNOUNCED] * bm
     else:
         hi = 2 * opts[O_PFEIFE_SILENT] * bm
         lo = -hi
-        if defender_holds and opts[O_PFEIFE_DEF_LOSS] == 0:
-            hi = np.int64(0)
+        if defender_holds:
+            if opts[O_PFEIFE_DEF_LOSS] == 0:
+                hi = np.int64(0)
+            partner = f1 if holder == f2 else f2
+            if d_trumps_only or (early and _trumps_only(row[L.HAND + partner])):
+                lo = np.int64(0)  # the holder's Pfeife cannot win the 16th trick
+        elif holder == d and f_trumps_only:
+            hi = np.int64(0)  # the declarer's Pfeife cannot win the 16th trick
     if root == d:
         return lo, hi
     return -hi, -lo
