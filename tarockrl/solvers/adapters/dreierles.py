@@ -96,6 +96,13 @@ def forced_rest(row):
 
 
 @njit(cache=True, inline="always")
+def endgame(row):
+    """The start of the 15th trick (two cards in every hand): the search enumerates its lines (at most eight)
+    and plays the last trick out, instead of searching them node by node."""
+    return row[L.TRICK_N] == 0 and popcount(row[L.HAND + row[L.CUR]]) == 2
+
+
+@njit(cache=True, inline="always")
 def tt_skip(row):
     """Positions the search keeps out of the table: the last card of a trick (its children, the next trick's
     start, are in the table; measured: as few nodes or fewer, and less time per node)."""
@@ -335,40 +342,63 @@ def _cash(row, leader, d):
     return v
 
 
-@njit(cache=True)
-def trump_bounds(row, opts):
-    """Bounds on the pile points the declarer adds from ``row`` to the end that hold for every legal play (the
-    sure trump tricks of both sides, see ``_sure``): ``(least, most)``."""
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
-    total = pile_points(rem, opts)
-    d = row[L.DECLARER]
-    theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
+@njit(cache=True, inline="always")
+def _trumps_in_play(row, d):
+    """The declarer's trumps in hand, the defenders' trumps (hands and current trick) and the declarer's trumps
+    (hand and current trick)."""
     hand = row[L.HAND + d] & TRUMPS
+    theirs = (row[L.HAND + (d + 1) % 3] | row[L.HAND + (d + 2) % 3]) & TRUMPS
     mine = hand
     for i in range(row[L.TRICK_N]):
         if (row[L.LEADER] + i) % 3 != d:
             theirs |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
         else:
             mine |= (ONE << row[L.TRICK_CARD + i]) & TRUMPS
-    lo = np.int64(0)
-    if hand != 0:  # each defender trump (also one in the current trick) may beat one of his below it
-        lo = _sure(hand, theirs, ONE, False)
-    hi = np.int64(0)
-    if theirs != 0:  # each declarer trump (also one in the current trick) may beat two of theirs below it
-        hi = _sure(theirs, mine, np.int64(2), True)
-    if opts[O_COUNTING] == 1:
-        return 3 * lo, total - 3 * hi
-    return lo, total - hi
+    return hand, theirs, mine
+
+
+@njit(cache=True, inline="always")
+def _trump_lo(row, opts):
+    """Least pile points the declarer surely adds with the trumps in his hand (every play; ``_sure``: each
+    defender trump, also one in the current trick, may beat one of his below it; thirds: three times that)."""
+    d = row[L.DECLARER]
+    hand, theirs, mine = _trumps_in_play(row, d)
+    if hand == 0:
+        return np.int64(0)
+    v = _sure(hand, theirs, ONE, False)
+    return 3 * v if opts[O_COUNTING] == 1 else v
+
+
+@njit(cache=True, inline="always")
+def _trump_hi(row, opts):
+    """Most pile points the declarer can add (every play): all cards still in play less what the defenders
+    surely win with their trumps (``_sure``: each declarer trump, also one in the current trick, may beat two
+    of theirs below it; thirds: three times that)."""
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    total = pile_points(rem, opts)
+    d = row[L.DECLARER]
+    hand, theirs, mine = _trumps_in_play(row, d)
+    if theirs == 0:
+        return total
+    v = _sure(theirs, mine, np.int64(2), True)
+    return total - (3 * v if opts[O_COUNTING] == 1 else v)
+
+
+@njit(cache=True)
+def trump_bounds(row, opts):
+    """Bounds on the pile points the declarer adds from ``row`` to the end that hold for every legal play (the
+    sure trump tricks of both sides, see ``_sure``): ``(least, most)``."""
+    return _trump_lo(row, opts), _trump_hi(row, opts)
 
 
 @njit(cache=True)
 def afmax(row, opts):
     """Most pile points the rest can add for the declarer with best play of the defenders: all cards still in
-    play (whole tricks) less what the defenders surely win with their trumps (``trump_bounds``) and, when a
+    play (whole tricks) less what the defenders surely win with their trumps (``_trump_hi``) and, when a
     defender leads a trick, with their plain top cards (``_cash``; thirds: three times that)."""
-    lo, hi = trump_bounds(row, opts)
+    hi = _trump_hi(row, opts)
     if row[L.TRICK_N] == 0 and row[L.CUR] != row[L.DECLARER]:
         c = _cash(row, row[L.CUR], row[L.DECLARER])
         hi -= 3 * c if opts[O_COUNTING] == 1 else c
@@ -378,9 +408,9 @@ def afmax(row, opts):
 @njit(cache=True)
 def afmin(row, opts):
     """Fewest pile points the rest adds for the declarer with his best play: what he surely wins with the trumps
-    in his hand (``trump_bounds``) and, when he leads a trick, with his plain top cards (``_cash``; thirds:
-    three times that)."""
-    lo, hi = trump_bounds(row, opts)
+    in his hand (``_trump_lo``) and, when he leads a trick, with his plain top cards (``_cash``; thirds: three
+    times that)."""
+    lo = _trump_lo(row, opts)
     if row[L.TRICK_N] == 0 and row[L.CUR] == row[L.DECLARER]:
         c = _cash(row, row[L.CUR], row[L.DECLARER])
         lo += 3 * c if opts[O_COUNTING] == 1 else c
