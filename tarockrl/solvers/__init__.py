@@ -135,10 +135,9 @@ class Solver:
         self._lock = threading.Lock()
 
     def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
-              merge: bool = True, table: bool = True, endgame: bool = True) -> SolveResult:
-        """Solve ``state`` (see :func:`solve`); ``merge=False`` turns equivalent-card merging off,
-        ``table=False`` the transposition table and the static bounds, ``endgame=False`` the enumeration of the
-        last tricks (cross-checks for tests)."""
+              merge: bool = True, table: bool = True) -> SolveResult:
+        """Solve ``state`` (see :func:`solve`); ``merge=False`` turns equivalent-card merging off and
+        ``table=False`` the transposition table (cross-checks for tests)."""
         if state.game.name != self.game_name:
             raise TarockError(f"this solver is for {self.game_name!r}, the state is of {state.game.name!r}")
         if objective not in OBJECTIVES:
@@ -164,7 +163,6 @@ class Solver:
             ctx[k.C_SALT] = np.int64(_salt_of(next(self._salt)))
             ctx[k.C_MERGE] = 1 if merge else 0
             ctx[k.C_NOTT] = 0 if table else 1
-            ctx[k.C_NOEND] = 0 if endgame else 1
             self._hist[:] = 0
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)

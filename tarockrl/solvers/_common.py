@@ -2,8 +2,8 @@
 
 * :func:`hmix` folds one int64 into a running 64-bit hash (the SplitMix64 finaliser over ``h ^ x``), the
   building block of every adapter's transposition key;
-* :func:`no_forced_rest`, :func:`no_tt_skip` and :func:`no_endgame` are the defaults of the optional adapter
-  kernels ``forced_rest``, ``tt_skip`` and ``endgame`` (see :mod:`tarockrl.solvers._bind`);
+* :func:`no_forced_rest` is the default of the optional adapter kernel ``forced_rest`` (see
+  :mod:`tarockrl.solvers._bind`);
 * :func:`gen_merged` turns a one-word legal card set into the move list with equivalent-card merging
   (see the package docstring of :mod:`tarockrl.solvers` for the rule).
 """
@@ -39,12 +39,6 @@ def hmix(h, x):
 @njit(cache=True, inline="always")
 def no_forced_rest(row):
     """Default ``forced_rest``: never claims that the rest of the deal is forced."""
-    return False
-
-
-@njit(cache=True, inline="always")
-def no_endgame(row):
-    """Default ``endgame``: the search never enumerates the end of the deal on its own."""
     return False
 
 

@@ -48,7 +48,6 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     apply,
     bonus_range,
     cur,
-    endgame,
     forced_rest,
     gen,
     gtable,
@@ -67,8 +66,8 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 
 INF = np.int64(1) << np.int64(40)
 # ctx slots
-C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES, C_NOEND = range(13)
-CTX_LEN = 13
+C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES = range(12)
+CTX_LEN = 12
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 SEMI_SALT = np.int64(0x1B873593)  # keeps keys of threshold entries (positions with a monotone past) apart
 
@@ -276,19 +275,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             if hi < b_:
                                 b_ = hi
                         ttm = e[3] & MOVE_MASK
-            if not plain and ctx[C_NOEND] == 0 and endgame(row):  # the last two tricks: enumerate them
-                v, bm = _endgame(stack, d, opts, ctx, moves, reps)
-                if ctx[C_NODES] > ctx[C_MAX]:
-                    ctx[C_ABORT] = 1
-                    return np.int64(0)
-                fr[d, F_A0] = a_
-                fr[d, F_B0] = b_
-                fr[d, F_BEST] = v
-                fr[d, F_BM] = bm
-                fr[d, F_I] = 0
-                fr[d, F_M] = 0
-                mode = NEXT
-                continue
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]
@@ -423,55 +409,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 left = MAX_DEPTH - d if d < MAX_DEPTH else 1
                 hist[cur(stack[d]) * NUM_ACTIONS + a] += left * left
             mode = NEXT
-
-
-@njit(cache=True)
-def _endgame(stack, d, opts, ctx, moves, reps):
-    """Exact value (for the root side) and a best first move of ``stack[d]``, where the adapter's ``endgame``
-    says that the rest is one trick of choices and then forced plays (e.g. the start of the second-to-last
-    trick): every line of the three choices is enumerated (no merging, no table), the forced rest played out.
-    Each position of a choice counts as a node, as in the search (the forced rest as one)."""
-    root = ctx[C_ROOT]
-    obj = ctx[C_OBJ]
-    r0 = stack[d]
-    r1 = stack[d + 1]
-    r2 = stack[d + 2]
-    r3 = stack[d + 3]
-    n1 = gen(r0, opts, moves[d + 1], reps[d + 1], 0)
-    max1 = side(r0, cur(r0), root) == 0
-    b1 = -INF if max1 else INF
-    bm = moves[d + 1, 0]
-    for i1 in range(n1):
-        for j in range(COPY_LEN):
-            r1[j] = r0[j]
-        apply(r1, moves[d + 1, i1], opts)
-        n2 = gen(r1, opts, moves[d + 2], reps[d + 2], 0)
-        max2 = side(r1, cur(r1), root) == 0
-        b2 = -INF if max2 else INF
-        for i2 in range(n2):
-            for j in range(COPY_LEN):
-                r2[j] = r1[j]
-            apply(r2, moves[d + 2, i2], opts)
-            n3 = gen(r2, opts, moves[d + 3], reps[d + 3], 0)
-            max3 = side(r2, cur(r2), root) == 0
-            b3 = -INF if max3 else INF
-            for i3 in range(n3):
-                for j in range(COPY_LEN):
-                    r3[j] = r2[j]
-                apply(r3, moves[d + 3, i3], opts)
-                while not is_over(r3):
-                    gen(r3, opts, moves[d + 4], reps[d + 4], 0)
-                    apply(r3, moves[d + 4, 0], opts)
-                v = leaf(r3, opts, root, obj)
-                b3 = max(b3, v) if max3 else min(b3, v)
-            ctx[C_NODES] += n3
-            b2 = max(b2, b3) if max2 else min(b2, b3)
-        ctx[C_NODES] += n2
-        if (max1 and b2 > b1) or (not max1 and b2 < b1):
-            b1 = b2
-            bm = moves[d + 1, i1]
-    ctx[C_NODES] += n1
-    return b1, bm
 
 
 @njit(cache=True)

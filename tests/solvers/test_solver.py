@@ -294,7 +294,7 @@ def test_pruning_keeps_every_value(options, pass_all):
         pfeife_in_play += int(any((row[DL.HAND + s] & 1) != 0 for s in range(3)))
         for objective in ("returns", "card_points"):
             full = solver.solve(state, objective=objective)
-            plain = solver.solve(state, objective=objective, merge=False, table=False, endgame=False)
+            plain = solver.solve(state, objective=objective, merge=False, table=False)
             assert full.action_values == plain.action_values, (objective, state.history())
     assert pass_all or pfeife_in_play >= 5  # (Räuber: the Pfeife goes by trick 3)
 
@@ -316,7 +316,7 @@ def test_threshold_entries_across_thresholds(options):
         if not any((row[DL.HAND + s] & 1) != 0 for s in range(3)) or _tricks_left(state) < 5:
             continue
         full = solver.solve(state)
-        plain = solver.solve(state, merge=False, table=False, endgame=False)
+        plain = solver.solve(state, merge=False, table=False)
         assert full.action_values == plain.action_values, state.history()
         assert tiny.solve(state).action_values == full.action_values, state.history()
         checked += 1
@@ -335,7 +335,7 @@ def test_raeuber_keys_by_pile_points():
             continue
         for objective in ("returns", "card_points"):
             full = solver.solve(state, objective=objective)
-            plain = solver.solve(state, objective=objective, merge=False, table=False, endgame=False)
+            plain = solver.solve(state, objective=objective, merge=False, table=False)
             assert full.action_values == plain.action_values, (objective, state.history())
         checked += 1
     assert checked >= 8

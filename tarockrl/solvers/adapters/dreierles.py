@@ -96,13 +96,6 @@ def forced_rest(row):
 
 
 @njit(cache=True, inline="always")
-def endgame(row):
-    """The start of the 15th trick (two cards in every hand): the search enumerates its lines (at most eight)
-    and plays the last trick out, instead of searching them node by node."""
-    return row[L.TRICK_N] == 0 and popcount(row[L.HAND + row[L.CUR]]) == 2
-
-
-@njit(cache=True, inline="always")
 def tt_skip(row):
     """Positions the search keeps out of the table: the last card of a trick (its children, the next trick's
     start, are in the table; measured: as few nodes or fewer, and less time per node)."""
