@@ -52,10 +52,13 @@ known (the Dreierles settlement is a step function of the declarer's points), th
   in it), and the last trick is played out without search. In Räuber the key holds each seat's pile points so
   far (piles hold whole tricks, so final points are these plus the tricks still won).
   Static bounds cut a window the rest cannot reach (checked at every node, before the table key is computed):
-  the declarer's trumps above all the defenders' trumps win their tricks, and so do the defenders' trumps above
-  all of his (each such trick is worth at least the trump's value), and the Pfeife bonus lies in a known range
-  (nothing above 0 for the declarer while a defender holds the Pfeife, unless ``pfeife_defender_loss_scores_declarer``
-  for a silent one; nothing at all once it lies in the current trick before the 16th);
+  sure trump tricks of each side (a trick holding a side's trump that no higher trump of the other side joins
+  is that side's and worth at least the trump's value; each trump of the other side beats at most one such
+  trump, two for the declarer's against the two defenders', counted by a greedy matching), plus, for the side
+  on lead at a trick start, the plain top cards it can cash while both other seats must follow suit; and the
+  Pfeife bonus lies in a known range (nothing above 0 for the declarer while a defender holds the Pfeife,
+  unless ``pfeife_defender_loss_scores_declarer`` for a silent one; nothing at all once it lies in the current
+  trick before the 16th; nothing for the holder's side once a seat that would beat it holds trumps only);
 * **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
   in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:
