@@ -16,9 +16,9 @@ the state row is small, so a copy is as cheap as an undo. Per node:
    subtree of the current solve keeps the even slot, the odd slot is always replaced; entries of earlier solves
    count as empty), except at positions the adapter's optional ``tt_skip`` keeps out of the table:
    stored lower/upper bounds cut off or narrow the window; the stored best move is tried first. Threshold
-   entries (positions with a monotone past, zero windows) are keyed by the position alone and hold up to two facts
-   of each kind, "for every past at least ``lo`` the value is at least ``vlo``" and "for every past at most ``hi``
-   it is at most ``vhi``", usable by the zero-window searches of every threshold;
+   entries (positions with a monotone past, zero windows) are keyed by the position alone and hold two facts,
+   "for every past at least ``lo`` the value is at least ``vlo``" and "for every past at most ``hi`` it is at most
+   ``vhi``", usable by the zero-window searches of every threshold;
 3. move generation with equivalent-card merging (only one representative of each class is searched),
    ordered by the table's move, then the adapter's ``hint`` (a static trick-play heuristic), then a history
    heuristic (cutoffs per seat and action, weighted by the square of the actions left);
@@ -126,27 +126,22 @@ def _r_to_f(rlo, rhi, p0, gt, glen, gdir):
             fhi = _first(gt, glen, rlo - 1, False, gdir) - 1 - p0
     return flo, fhi
 @njit(cache=True, inline="always")
-def _merge_facts(l1, v1, l2, v2, n, v):
-    """Two threshold facts of one direction, "for every signed past at least ``l`` the value is at least ``v``"
-    (``l = INF``: no fact), updated with the new fact ``(n, v)``: kept when a stored fact implies it (a past at
-    most as large with a value at least as large); else it replaces a stored fact that it implies, or else it
-    goes first and the first stored one second (the older second one is dropped). Upper facts use this with
-    every number negated."""
-    if n >= INF:
-        return l1, v1, l2, v2
-    e1 = l1 >= INF
-    e2 = l2 >= INF
-    if (not e1 and l1 <= n and v1 >= v) or (not e2 and l2 <= n and v2 >= v):
-        return l1, v1, l2, v2
-    imp1 = e1 or (n <= l1 and v >= v1)
-    imp2 = not e2 and n <= l2 and v >= v2
-    if imp1:
-        if imp2:
-            return n, v, INF, np.int64(0)
-        return n, v, l2, v2
-    if imp2:
-        return l1, v1, n, v
-    return n, v, l1, v1
+def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
+    """A threshold entry (mode 2) updated with a new fact. ``lo``/``wlo``: for every signed past at least ``lo``
+    the value is at least ``wlo``; ``hi``/``whi``: for every signed past at most ``hi`` the value is at most
+    ``whi`` (``lo = INF``, ``hi = -INF``: no such fact). A new fact replaces the stored one unless the stored
+    one implies it (a smaller or equal past with a value bound at least as strong)."""
+    lo = olo
+    wlo = ovlo
+    if nlo < INF and not (olo <= nlo and ovlo >= vlo):
+        lo = nlo
+        wlo = vlo
+    hi = ohi
+    whi = ovhi
+    if nhi > -INF and not (ohi >= nhi and ovhi <= vhi):
+        hi = nhi
+        whi = vhi
+    return lo, hi, wlo, whi
 
 
 HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT + history (capped)
@@ -157,8 +152,7 @@ F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, 
 F_LEN = 14
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
-TT_COLS = 11  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt,
-# (threshold entries) a second lower fact (past, value) and a second upper fact (past, value)
+TT_COLS = 7  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -261,14 +255,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                                 continue
                             if p0 <= e[2] and e[5] <= a_:  # value <= e[5] for every past at most e[2]
                                 ret = e[5]
-                                mode = RETURN
-                                continue
-                            if p0 >= e[7] and e[8] >= b_:  # the second pair of facts
-                                ret = e[8]
-                                mode = RETURN
-                                continue
-                            if p0 <= e[9] and e[10] <= a_:
-                                ret = e[10]
                                 mode = RETURN
                                 continue
                         else:
@@ -374,15 +360,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 old = e
                 if e[0] != k:
                     old = tt[slot + 1]
-                lo2 = INF
-                vlo2 = np.int64(0)
-                hi2 = -INF
-                vhi2 = np.int64(0)
                 if old[0] == k:
                     if mode_ == 2:
-                        lo, sv_lo, lo2, vlo2 = _merge_facts(old[1], old[4], old[7], old[8], nlo, sv_lo)
-                        hi, sv_hi, hi2, vhi2 = _merge_facts(-old[2], -old[5], -old[9], -old[10], -nhi, -sv_hi)
-                        hi, sv_hi, hi2, vhi2 = -hi, -sv_hi, -hi2, -vhi2
+                        lo, hi, sv_lo, sv_hi = _merge_semi(old[1], old[2], old[4], old[5], nlo, nhi, sv_lo, sv_hi)
                     else:
                         lo = max(old[1], nlo)
                         hi = min(old[2], nhi)
@@ -405,10 +385,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 e[5] = sv_hi
                 e[3] = fr[d, F_BM] + (min(work, np.int64(1) << np.int64(46)) << MOVE_BITS)
                 e[6] = ctx[C_SALT]
-                e[7] = lo2
-                e[8] = vlo2
-                e[9] = hi2
-                e[10] = vhi2
             ret = best
             mode = RETURN
         if mode == RETURN:
