@@ -341,7 +341,7 @@ def test_raeuber_keys_by_pile_points():
     assert checked >= 8
 
 
-def _declarer_future_range(row, opts, depth_left):
+def _declarer_future_range(row, opts):
     """Least and most pile points the declarer adds from ``row`` to the end over *every* legal play sequence
     (exhaustive, no pruning; both sides cooperating), from the game's own kernels."""
     from tarockrl.games.dreierles.kernels import pile_points, play_legal, step
@@ -388,7 +388,7 @@ def test_sure_trump_bounds_never_exclude_a_play(options):
         row = state._row
         if row[DL.RAEUBER]:
             continue
-        lo, hi = _declarer_future_range(row, opts, 6)
+        lo, hi = _declarer_future_range(row, opts)
         fmin, fmax = trump_bounds(row, opts)
         assert fmin <= lo and hi <= fmax, state.history()
     for state in positions(game, 9, False, 60, seed0=6000):

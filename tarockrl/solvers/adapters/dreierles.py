@@ -286,8 +286,10 @@ def _sure(own, other, cap, pairs):
     trick); the beaten ones are at most the ``k`` of a maximum matching and weigh at most ``5 f + (k - f)``
     (``f`` the most trumps worth 5 that can be beaten at once; the beatable sets form a matroid, so a heaviest
     beaten set holds ``f`` of them). With ``pairs`` (own = two seats' trumps) two of them may share a trick,
-    worth one less than their sum: at most one such pair per two unbeaten ones (more beaten ones never make
-    this bound smaller, see the tests)."""
+    worth one less than their sum: at most one such pair per two unbeaten ones. (A beaten set smaller than the
+    matching grows to one of its size by j more trumps worth 1 or more, which lowers the value by j or more and
+    the pair count by at most j, so the bound holds for every beaten set. It is never weaker than counting only
+    the trumps above all of the other side's.)"""
     k = _kills(other, own, cap)
     f = _kills(other, own & FIVE_TRUMPS, cap)
     v = _tvalue(own) - 5 * f - (k - f)
