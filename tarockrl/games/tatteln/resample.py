@@ -68,6 +68,7 @@ from numba import njit
 from tarockrl.engine.bits import lowest_index
 from tarockrl.engine.rng import stream_seed
 from tarockrl.games.sampler_template import bind_sampler
+from tarockrl.games.tatteln import factdp
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln.kernels import apply_unchecked, deck_card, init_from_deck, is_legal
 from tarockrl.games.tatteln.rules import O_DECK, O_HAND
@@ -332,6 +333,8 @@ def count_candidates(state, player, opts):
 @njit(cache=True)
 def _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, rs, world,
                  loc_of, order, pool, wdeck):
+    """The accept/reject draw (used only as the fallback above the programme's state budget, and by
+    :func:`acceptance`): uniform candidates of the per-card facts until one passes the announcement check."""
     for _ in range(MAX_TRIES):
         if not _draw(m, cards, bound, caps, nd, rs, loc_of, order, pool):
             return False
@@ -352,22 +355,88 @@ def _draw_buffers(n):
 
 
 @njit(cache=True)
+def _plan(state, player, opts, cards, bound, caps, m, nd):
+    """The announcement facts and, when there are any, the counting programme (:mod:`.factdp`).
+
+    Returns ``(nf, ni, ends, icap, k1, nst, succ, comp, card_q, worlds_factor)``: ``nf`` facts that depend on
+    hidden cards (0: the product of binomials counts the worlds), the coarse intervals, the programme (``nst``
+    states, -1 above the budget) and the arrangements per assignment (``worlds = comp[0] * worlds_factor``)."""
+    nf, level, kind, fixed, unc, key, need_legal, scoring, tie, okw, before, allow, legr = factdp.collect_facts(
+        state, player, opts, m, cards, bound, nd, caps[nd + 1])
+    ni, ends, icap, ivl, k1 = factdp.intervals(m, bound, caps, nd, nf, level)
+    if nf == 0:
+        return (nf, ni, ends, icap, k1, np.int64(0), np.full((1, 1), -1, dtype=np.int64), np.zeros(1),
+                np.full(opts[O_DECK], -1, dtype=np.int64), 0.0)
+    nst, succ, comp, layer_start, card_q = factdp.build(
+        opts, state[L.TRUMP], m, cards, bound, nd, nf, kind, fixed, unc, key, need_legal, scoring, tie, okw,
+        before, allow, legr, ni, ends, icap, ivl)
+    factor = factdp.i0_arrangements(m, bound, caps, k1, icap[0])
+    for i in range(1, ni):
+        for x in range(2, icap[i] + 1):
+            factor *= x
+    return nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor
+
+
+@njit(cache=True)
+def count_worlds(state, player, opts):
+    """The exact number of worlds of ``player``'s view (float64): deals meeting every per-card fact and every
+    announcement fact, counted by the product of binomials or, with announcements that depend on hidden cards,
+    by the programme of :mod:`.factdp`. Returns -1.0 in the (never observed) case that the programme exceeds
+    its state budget."""
+    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
+    if not total > 0.0:
+        return 0.0
+    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound, caps, m, nd)
+    if nf == 0:
+        return total
+    if nst < 0:
+        return -1.0
+    return comp[0] * factor
+
+
+@njit(cache=True)
+def plan_size(state, player, opts):
+    """``(facts, intervals, states)`` of the counting programme for ``player``'s view (a diagnostic for tests
+    and benchmarks; states is -1 above the budget, 0 without facts)."""
+    deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
+    if not total > 0.0:
+        return 0, 0, 0
+    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound, caps, m, nd)
+    return nf, ni, nst
+
+
+@njit(cache=True)
 def _sample_many(state, player, opts, out, base, single, rng):
     """Draw ``out.shape[0]`` worlds into ``out`` (world i from stream ``(base, i)``, or from ``rng`` when ``single``);
-    returns ``(failures, rng)`` (the kernel :mod:`tarockrl.games.sampler_template` binds). A world fails when the
-    state is inconsistent or ``MAX_TRIES`` candidates were rejected."""
+    returns ``(failures, rng)`` (the kernel :mod:`tarockrl.games.sampler_template` binds). A world fails only when
+    the state is inconsistent (no world at all)."""
     count = out.shape[0]
     deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
     if not total > 0.0:
         return count, rng
     n = opts[O_DECK]
+    r = n // 4
+    d = 1 if n == 36 else 0
+    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound, caps, m, nd)
+    if nf > 0 and nst >= 0 and not comp[0] > 0.0:
+        return count, rng
     loc_of, order, pool, wdeck = _draw_buffers(n)
+    iv = np.zeros(n, dtype=np.int64)
     rs = np.zeros(1, dtype=np.int64)
     fails = 0
     for i in range(count):
         rs[0] = rng if single else stream_seed(base, i)
-        if not _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, rs,
-                            out[i], loc_of, order, pool, wdeck):
+        if nf > 0 and nst >= 0:
+            good = factdp.draw(rs, n, r, d, m, cards, bound, caps, nd, ni, ends, icap, k1, succ, comp, card_q,
+                               loc_of, order, pool, iv)
+            # the replay rebuilds the world's row; its check cannot fail for an assignment of the programme
+            good = good and _build(state, player, opts, deck, cards, caps, slots, nd, loc_of, order, m, rec,
+                                   rec_step, nrec, out[i], wdeck)
+        else:
+            # without facts every candidate is a world (the first one passes); above the budget: the fallback
+            good = _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec,
+                                rs, out[i], loc_of, order, pool, wdeck)
+        if not good:
             fails += 1
     return fails, rs[0]
 
