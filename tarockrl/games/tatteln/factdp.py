@@ -281,7 +281,7 @@ def build(opts, trump, m, cards, bound, nd, nf, kind, fixed, unc, key, need_lega
     word = 0
     used = 0
 
-    for i in range(ni):
+    for _i in range(ni):
         fbits[nfld] = 5
         nfld += 1
     for f in range(nf):
@@ -291,8 +291,8 @@ def build(opts, trump, m, cards, bound, nd, nf, kind, fixed, unc, key, need_lega
             fbits[nfld + 1] = 3  # flags
             nfld += 2
         else:
-            for rr in range(r):
-                fbits[nfld] = 3  # count of rank rr
+            for _rr in range(r):
+                fbits[nfld] = 3  # count of one rank
                 nfld += 1
             fbits[nfld] = 1  # legality flag
             nfld += 1
