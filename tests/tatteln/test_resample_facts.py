@@ -113,13 +113,16 @@ def test_worst_acceptance_positions_sample_without_failure(options, seed):
         assert R.deal_verdict(state.row, p, opts, shuffles(w.row, game.rules.deck_size)[0]) == 0
 
 
-def test_count_worlds_matches_the_acceptance_rate():
+@pytest.mark.parametrize("options", [{}, {"deck_size": 36}, {"no_trump": True, "hand_size": 8, "deck_size": 36},
+                                     WORST[1][0]])
+def test_count_worlds_matches_the_acceptance_rate(options):
     """Over random positions the exact count agrees with count_candidates times the measured acceptance of the
     old accept/reject test (within sampling error), and equals count_candidates without binding facts."""
-    opts = GAME.encoded_options
+    game = tarockrl.make_game("tatteln", **options)
+    opts = game.encoded_options
     with_facts = 0
     for seed in range(80):
-        state = random_position(GAME, seed, (seed * 13) % 70, deal_id=seed)
+        state = random_position(game, seed, (seed * 13) % 70, deal_id=seed)
         p = np.int64(seed % 2)
         cand = R.count_candidates(state.row, p, opts)
         worlds = R.count_worlds(state.row, p, opts)
