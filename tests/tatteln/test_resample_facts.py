@@ -143,3 +143,22 @@ def test_count_worlds_matches_the_acceptance_rate(options):
         ratio = worlds / cand
         assert abs(ratio - acc) <= 5 * np.sqrt(max(ratio * (1 - ratio), 1e-6) / tries) + 1e-3, (seed, ratio, acc)
     assert with_facts > 10
+
+
+def test_single_worlds_are_uniform_where_most_candidates_fail():
+    """A stock-phase position where only 1160 of 25600 candidates are worlds: a single world falls through its
+    32 candidates to the programme about a quarter of the time; the mixture is uniform (chi-square) and both the
+    batched and the single draws agree with exact enumeration."""
+    state = random_position(GAME, 9137, 14, deal_id=9137)
+    p = 1
+    opts = GAME.encoded_options
+    assert R.count_worlds(state.row, np.int64(p), opts) == 1160
+    assert R.count_candidates(state.row, np.int64(p), opts) == 25600
+    dealer = int(state.row[L.DEALER])
+    opp_pos = [i for i in range(18) if ((1 - dealer) if i % 2 == 0 else dealer) == 1 - p]
+
+    def key(wd):
+        return tuple(sorted(int(wd[i]) for i in opp_pos))
+
+    cells, total, pvalue = _check_exact(GAME, state, p, key, per_cell=30, single=True)
+    assert total == 1160 and cells > 5 and pvalue > 1e-4
