@@ -71,9 +71,10 @@ of two uniform laws on the same set is uniform; it cannot fail, because the seco
 draw. It saves building the programme where the announcements keep most candidates (most positions). Batches
 (``sample_worlds``) use the programme alone, built once per call.
 
-**Cost.** Over 300 random positions (default rules) the programme has at most 25,630 states (36 cards: 97,348;
-``blocker_scores=False, seq_tie_trump_wins, sets_all_ranks, max_window_length=6``: 202,765) and takes 0.06 ms
-at the median and at most 30 ms (133 ms) to build, once per ``sample_worlds`` call; ``MAX_STATES`` (1.5M) bounds
+**Cost.** Over 300 random positions (default rules) the programme has at most 25,630 states (200 positions each:
+36 cards 97,348; ``blocker_scores=False, seq_tie_trump_wins, sets_all_ranks, max_window_length=6`` 202,765) and
+takes 0.06 ms at the median and at most 30 ms (133 ms) to build (load average about 5), once per
+``sample_worlds`` call; ``MAX_STATES`` (1.5M) bounds
 it. Above the budget (never observed) the sampler falls back to the former exact accept/reject draw of uniform
 candidates (``MAX_TRIES``). :func:`acceptance` still measures the share of per-card candidates that are worlds
 (``count_worlds / count_candidates``), a diagnostic: over 300 random positions (default rules) it is 1 at the
