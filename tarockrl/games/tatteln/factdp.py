@@ -48,8 +48,11 @@ from tarockrl.games.worlds import rand_below, rand_unit
 
 ONE = np.int64(1)
 M32 = np.int64(0xFFFFFFFF)
-MAX_STATES = 1_500_000
-"""State budget of the programme (all layers); above it the sampler uses its exact fallback (see resample)."""
+MAX_STATES = 400_000
+"""State budget of the programme when sampling (all layers); above it the sampler first tries its exact
+accept/reject fallback (see resample)."""
+HARD_STATES = 4_000_000
+"""State budget of the programme when the fallback found no world, and of ``count_worlds``."""
 
 # WIN_ID[pack, L, t]: local window id of the window of length L ending at natural position t (-1: none)
 WIN_ID = np.full((2, 9, 9), -1, dtype=np.int64)
@@ -259,9 +262,9 @@ def _hash(words, w):
 
 @njit(cache=True)
 def build(opts, trump, m, cards, bound, nd, nf, kind, fixed, unc, key, need_legal, scoring, tie, ok, before, allow,
-          legr, ni, ends, icap, ivl):
+          legr, ni, ends, icap, ivl, max_states):
     """Build the programme. Returns ``(nstates, succ, comp, layer_start, card_q)``; ``nstates`` is -1 when the
-    state budget :data:`MAX_STATES` was exceeded. ``comp[s]`` counts the assignments completing state ``s``;
+    state budget ``max_states`` was exceeded. ``comp[s]`` counts the assignments completing state ``s``;
     ``comp[0]`` is the number of assignments of cards to intervals meeting every fact."""
     n = opts[O_DECK]
     r = n // 4
@@ -442,7 +445,7 @@ def build(opts, trump, m, cards, bound, nd, nf, kind, fixed, unc, key, need_lega
                         break
                     hpos = (hpos + 1) & (hsize - 1)
                 if found < 0:
-                    if nst >= MAX_STATES:
+                    if nst >= max_states:
                         return -1, succ, np.zeros(1), layer_start, card_q
                     if nst >= cap:
                         cap2 = 2 * cap

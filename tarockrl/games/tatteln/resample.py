@@ -71,14 +71,19 @@ of two uniform laws on the same set is uniform; it cannot fail, because the seco
 draw. It saves building the programme where the announcements keep most candidates (most positions). Batches
 (``sample_worlds``) use the programme alone, built once per call.
 
-**Cost.** Over 300 random positions (default rules) the programme has at most 25,630 states (200 positions each:
-36 cards 97,348; ``blocker_scores=False, seq_tie_trump_wins, sets_all_ranks, max_window_length=6`` 202,765) and
-takes 0.06 ms at the median and at most 30 ms (133 ms) to build (load average about 5), once per
-``sample_worlds`` call; ``MAX_STATES`` (1.5M) bounds
-it. Above the budget (never observed) the sampler falls back to the former exact accept/reject draw of uniform
-candidates (``MAX_TRIES``). :func:`acceptance` still measures the share of per-card candidates that are worlds
-(``count_worlds / count_candidates``), a diagnostic: over 300 random positions (default rules) it is 1 at the
-median and 0.006 at the worst, a rate the former rejection sampler paid for in replays.
+**Cost and the fallback.** Over 600 random positions per rule set (seeds 5000-5599, a load average of about 9) the
+programme was needed in 40-53% of them and had at most 61,704 states with the default rules (build: 0.05 ms median,
+56 ms at the 99th percentile, 101 ms at most), 88,781 with ``no_trump``, 194,733 with ``blocker_scores=False,
+seq_tie_trump_wins, sets_all_ranks, max_window_length=6`` (266 ms at most), but up to 1,080,165 with 36 cards (7.2
+s) and 1,877,169 with 36 cards and 8 per hand (the same deal, seed 5142): the states grow with the number of hidden
+draws after the first announcement. So the programme has a budget of ``factdp.MAX_STATES`` (400,000) states when
+sampling. Above it, each world is first drawn by the former accept/reject step (uniform per-card candidates until
+one passes the announcement check, at most ``MAX_TRIES``), which is exact; only if that finds nothing is the
+programme built again with ``factdp.HARD_STATES`` (4,000,000) and used, which is exact too (the mixture argument
+above). A world could fail only if both were exceeded, which no measured position did (the largest needed 1.9M
+states; at the three positions above 400,000 the fallback keeps 0.06, 0.06 and 0.96 of the candidates).
+:func:`acceptance` measures the share of per-card candidates that are worlds (``count_worlds / count_candidates``):
+over those positions 1 at the median and at least 0.015 where counted (default rules: 0.061).
 
 **Exactness of the count**: ``count_candidates`` is the number of deals meeting the per-card facts (a product of
 binomials); :func:`count_worlds` the number of worlds. The tests compare the membership test
@@ -111,7 +116,8 @@ SCRATCH_LEN = 1
 QUICK_TRIES = 32
 """Candidates a single world (``resample_hidden``) tries before it builds the programme (see *Method*)."""
 MAX_TRIES = 200_000
-"""Candidates tried per world by the accept/reject fallback (used only above the programme's state budget)."""
+"""Candidates tried per world by the accept/reject fallback (used only above the programme's state budget; the
+programme with the hard budget follows if none passes)."""
 
 # the public record compared after each announcement: ANN, ANN_PTS, MELD x2, SCORED x4, SETS, REVEALED x2
 _REC_SLOTS = np.array([L.ANN, L.ANN_PTS, L.MELD, L.MELD + 1, L.SCORED, L.SCORED + 1, L.SCORED + 2, L.SCORED + 3, L.SETS,
@@ -390,7 +396,7 @@ def _draw_buffers(n):
 
 
 @njit(cache=True)
-def _plan(state, player, opts, cards, bound, caps, m, nd):
+def _plan(state, player, opts, cards, bound, caps, m, nd, max_states):
     """The announcement facts and, when there are any, the counting programme (:mod:`.factdp`).
 
     Returns ``(nf, ni, ends, icap, k1, nst, succ, comp, card_q, worlds_factor)``: ``nf`` facts that depend on
@@ -404,7 +410,7 @@ def _plan(state, player, opts, cards, bound, caps, m, nd):
                 np.full(opts[O_DECK], -1, dtype=np.int64), 0.0)
     nst, succ, comp, layer_start, card_q = factdp.build(
         opts, state[L.TRUMP], m, cards, bound, nd, nf, kind, fixed, unc, key, need_legal, scoring, tie, okw,
-        before, allow, legr, ni, ends, icap, ivl)
+        before, allow, legr, ni, ends, icap, ivl, max_states)
     factor = factdp.i0_arrangements(m, bound, caps, k1, icap[0])
     for i in range(1, ni):
         for x in range(2, icap[i] + 1):
@@ -416,12 +422,13 @@ def _plan(state, player, opts, cards, bound, caps, m, nd):
 def count_worlds(state, player, opts):
     """The exact number of worlds of ``player``'s view (float64): deals meeting every per-card fact and every
     announcement fact, counted by the product of binomials or, with announcements that depend on hidden cards,
-    by the programme of :mod:`.factdp`. Returns -1.0 in the (never observed) case that the programme exceeds
-    its state budget."""
+    by the programme of :mod:`.factdp`. Returns -1.0 when the programme exceeds ``factdp.HARD_STATES`` states
+    (never in the 3,000 random positions measured; the largest needed 1.9M)."""
     deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
     if not total > 0.0:
         return 0.0
-    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound, caps, m, nd)
+    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound, caps, m, nd,
+                                                                   factdp.HARD_STATES)
     if nf == 0:
         return total
     if nst < 0:
@@ -436,7 +443,8 @@ def plan_size(state, player, opts):
     deck, cards, bound, caps, slots, rec, rec_step, m, nd, nrec, total = _prepare(state, player, opts)
     if not total > 0.0:
         return 0, 0, 0
-    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound, caps, m, nd)
+    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound, caps, m, nd,
+                                                                   factdp.HARD_STATES)
     return nf, ni, nst
 
 
@@ -477,9 +485,19 @@ def _sample_many(state, player, opts, out, base, single, rng):
         if not good:
             if not planned:
                 nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(state, player, opts, cards, bound,
-                                                                               caps, m, nd)
+                                                                               caps, m, nd, factdp.MAX_STATES)
                 planned = True
-            if nf > 0 and nst >= 0:
+            if nf > 0 and nst < 0:
+                # above the budget: the exact accept/reject fallback, and if it finds nothing the programme again
+                # with the hard budget (never observed; see the docstring)
+                good = _sample_into(state, player, opts, deck, cards, bound, caps, slots, rec, rec_step, m, nd,
+                                    nrec, rs, out[i], loc_of, order, pool, wdeck)
+                if not good:
+                    nf, ni, ends, icap, k1, nst, succ, comp, card_q, factor = _plan(
+                        state, player, opts, cards, bound, caps, m, nd, factdp.HARD_STATES)
+            if good:
+                pass
+            elif nf > 0 and nst >= 0:
                 good = comp[0] > 0.0 and factdp.draw(rs, n, r, d, m, cards, bound, caps, nd, ni, ends, icap, k1,
                                                      succ, comp, card_q, loc_of, order, pool, iv)
                 # the replay rebuilds the world's row; its check cannot fail for an assignment of the programme
