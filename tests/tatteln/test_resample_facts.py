@@ -162,3 +162,23 @@ def test_single_worlds_are_uniform_where_most_candidates_fail():
 
     cells, total, pvalue = _check_exact(GAME, state, p, key, per_cell=30, single=True)
     assert total == 1160 and cells > 5 and pvalue > 1e-4
+
+
+@pytest.mark.slow
+def test_state_budget_fallback_gives_worlds():
+    """36 cards, seed 5142: the programme needs about 1.08M states, above the sampling budget (400,000), so the
+    worlds come from the exact accept/reject fallback; every one is a world, and the count is still exact."""
+    game = tarockrl.make_game("tatteln", deck_size=36)
+    opts = game.encoded_options
+    state = random_position(game, 5142, (5142 * 13) % 70, deal_id=5142)
+    p = np.int64(0)
+    nf, ni, states = R.plan_size(state.row, p, opts)
+    assert states > 400_000
+    worlds = R.count_worlds(state.row, p, opts)
+    cand = R.count_candidates(state.row, p, opts)
+    acc = R.acceptance(state.row, p, opts, 3, 20000)
+    assert abs(worlds / cand - acc) < 5 * np.sqrt(acc * (1 - acc) / 20000) + 1e-3
+    batch = game.sample_worlds(state, int(p), 100, seed=2)
+    decks = shuffles(batch.rows, 36)
+    for i in range(0, 100, 5):
+        assert R.deal_verdict(state.row, p, opts, decks[i]) == 0
