@@ -18,7 +18,7 @@ and stock sizes, every card ``player`` has seen (own hand and own draws, the tur
 who drew it, every card played, the ROB, the cards of every scored meld atom); that a card the opponent played,
 robbed with or showed was dealt to him or drawn by him before that moment; every announcement's legality and its
 public record (both keys, outcome, points, scored atoms), which depend on the opponent's whole hand at that moment
-(e.g. "he holds no Tattel"), counted exactly by a dynamic programme (:mod:`.factdp`), with no rejection step.
+(e.g. "he holds no Tattel"), counted exactly by a dynamic programme (:mod:`.factdp`) that never fails.
 Voids: following suit is compulsory only in final-phase tricks (§5.2, also ``final_must_head`` /
 ``final_must_trump``), when the opponent's hand is exactly the cards ``player`` has not seen,
 so they are honoured automatically and carry no information about the deal; stock-phase plays show nothing. No

@@ -29,7 +29,8 @@ which of the opponent's cards were dealt and which were drawn, when, is part of 
   keys, the outcome (with ``seq_tie_trump_wins``, whether his trump suit holds his best window), the points and
   scored atoms of both seats and the cards revealed. These depend on the opponent's whole hand at that moment
   (e.g. "the opponent holds no Tattel"), which is not a per-card constraint: they are counted exactly by a
-  dynamic programme (see *Method*), never tested by rejection.
+  dynamic programme (see *Method*); an accept/reject step is left only as an exact shortcut for single worlds
+  and a fallback above a state budget, both backed by the programme, so no world fails.
 
 **Deliberately not used** (soft, strategy-dependent signals): a ROB not made while possible, an announcement not
 made while possible (both are optional, §4.3, §4.5), and the choice of the cards played. No decision of Tatteln
