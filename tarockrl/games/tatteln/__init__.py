@@ -4,7 +4,7 @@ Modules: :mod:`.cards` (index, codes, tables), :mod:`.rules` (the variant option
 windows and sets as bit operations), :mod:`.layout` (state slots, phases, actions), :mod:`.kernels` (numba
 rules), :mod:`.observe` (observation layout), :mod:`.fastplay` (the register-resident random playout),
 :mod:`.text` (deal notation and readable output), :mod:`.partie` (the session to 500 above single deals),
-:mod:`.resample` (the hidden-card sampler).
+:mod:`.resample` (the hidden-card sampler) and :mod:`.factdp` (its exact count of announcement facts).
 ``DEFINITION`` is built from them by the contract of :mod:`tarockrl.games.contract`; the action, state and
 observation sizes follow the options (``deck_size`` and ``max_window_length``) through ``DEFINITION.specialize``.
 
@@ -18,8 +18,9 @@ and stock sizes, every card ``player`` has seen (own hand and own draws, the tur
 who drew it, every card played, the ROB, the cards of every scored meld atom); that a card the opponent played,
 robbed with or showed was dealt to him or drawn by him before that moment; every announcement's legality and its
 public record (both keys, outcome, points, scored atoms), which depend on the opponent's whole hand at that moment
-(e.g. "he holds no Tattel"). Voids: following suit is compulsory only in final-phase tricks (§5.2, also
-``final_must_head`` / ``final_must_trump``), when the opponent's hand is exactly the cards ``player`` has not seen,
+(e.g. "he holds no Tattel"), counted exactly by a dynamic programme (:mod:`.factdp`) that never fails.
+Voids: following suit is compulsory only in final-phase tricks (§5.2, also ``final_must_head`` /
+``final_must_trump``), when the opponent's hand is exactly the cards ``player`` has not seen,
 so they are honoured automatically and carry no information about the deal; stock-phase plays show nothing. No
 decision is compulsory given a holding (ROB and announcing are optional), so **deliberately not used** as soft
 signals: a ROB or an announcement not made while possible, and the choice of cards played. Method, determinism
