@@ -58,6 +58,15 @@ HAS_RANDOM_ACTION = False  # the game provides random_action (optional GameDefin
 random_action = None  # (row, opts, rng) -> (rng, action): a uniformly random legal action
 HAS_STEP = False  # the game provides step (optional GameDefinition field)
 step = None  # (row, action, opts): apply a legal action without checking it
+# per kernel: True unless the game's kernel is itself compiled without reference counting (``_nrt=False``)
+NRT_DEAL = True
+NRT_LEGAL_MASK = True
+NRT_APPLY_ACTION = True
+NRT_STEP = True
+NRT_RANDOM_ACTION = True
+NRT_OBSERVE = True
+NRT_RETURNS = True
+PREFETCH_SLOTS = 1  # leading state slots that ``run`` prefetches (the row's hot part; the rest is touched rarely)
 # ---- bindings (end) -------------------------------------------------------------------------------------------
 
 OPPONENT_SALT = np.int64(0x0770_6F_6E_65_6E_74)
@@ -123,44 +132,46 @@ PREFETCH_AHEAD = 2  # rows ahead whose buffers ``run`` asks the CPU to fetch (hi
 # The drivers below run without reference counting (``_nrt=False``: no atomic count updates for every row view
 # and helper call, a large share of a step). A kernel called from such a function inherits that setting when it
 # is compiled there and then may not allocate (a deal's scratch, a state copy); calling the kernels through these
-# explicitly reference-counted wrappers compiles them exactly as any other caller does.
-@njit(cache=True, _nrt=True)
+# explicitly reference-counted wrappers compiles them exactly as any other caller does. A wrapper keeps the
+# count only when its kernel needs it: a kernel the game itself declares ``_nrt=False`` never allocates, and its
+# wrapper (``NRT_<NAME> = False``) then costs no atomic count updates of its array arguments either.
+@njit(cache=True, _nrt=NRT_DEAL)
 def k_deal(row, seed, deal_id, opts):
     """The game's ``deal``."""
     deal(row, seed, deal_id, opts)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_LEGAL_MASK)
 def k_legal_mask(row, opts, out):
     """The game's ``legal_mask``."""
     legal_mask(row, opts, out)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_APPLY_ACTION)
 def k_apply_action(row, action, opts):
     """The game's ``apply_action``."""
     return apply_action(row, action, opts)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_STEP)
 def k_step(row, action, opts):
     """The game's ``step`` (optional kernel; only called when ``HAS_STEP``)."""
     step(row, action, opts)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_RANDOM_ACTION)
 def k_random_action(row, opts, rng):
     """The game's ``random_action`` (optional kernel; only called when ``HAS_RANDOM_ACTION``)."""
     return random_action(row, opts, rng)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_OBSERVE)
 def k_observe(row, player, opts, out):
     """The game's ``observe``."""
     observe(row, player, opts, out)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_RETURNS)
 def k_returns(row, out):
     """The game's ``returns``."""
     returns(row, out)
@@ -414,11 +425,13 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def prefetch_row(a, i, write):
-    """Hint the CPU to fetch every cache line of row ``i`` of the C-contiguous 2-d array ``a`` (for writing)."""
-    w = a.shape[1]
+def prefetch_row(a, i, write, w=-1):
+    """Hint the CPU to fetch the cache lines of the first ``w`` entries (default: all) of row ``i`` of the
+    C-contiguous 2-d array ``a`` (for writing)."""
+    base = i * a.shape[1]
+    if w < 0 or w > a.shape[1]:
+        w = a.shape[1]
     per_line = max(1, 64 // a.itemsize)
-    base = i * w
     for j in range(0, w, per_line):
         if write:
             prefetch_write(a, base + j)
@@ -432,8 +445,9 @@ def prefetch_row(a, i, write):
 
 @njit(cache=True, _nrt=False, inline="always")
 def prefetch_learner_row(j, rows, ctrl, legal, obs_out, mask_out, qout, coded):
-    """Prefetch what a learner op on row ``j`` reads and writes."""
-    prefetch_row(rows, j, True)
+    """Prefetch what a learner op on row ``j`` reads and writes (of the state row, its ``PREFETCH_SLOTS`` hot
+    slots: a large row's history and deal archive are touched once per action or per deal)."""
+    prefetch_row(rows, j, True, PREFETCH_SLOTS)
     prefetch_row(ctrl, j, True)
     prefetch_row(legal, j, True)
     prefetch_row(mask_out, j, True)
