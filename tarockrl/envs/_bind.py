@@ -20,7 +20,7 @@ __all__ = ["drivers", "kernel_cache_dir", "Runner"]
 
 
 _SMALL_ROW = 256  # slots (2 KB)
-_WRAPPED = ("deal", "legal_mask", "apply_action", "step", "random_action", "observe", "returns")
+_WRAPPED = ("deal", "legal_mask", "apply_action", "step", "random_action", "observe", "returns", "random_step")
 
 
 def _needs_nrt(fn: Any) -> bool:
