@@ -682,6 +682,12 @@ def random_card_play(state, opts, rng):
     return rng
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _trick_key(card, led):
+    """A key whose order among the cards of a trick is that of :func:`beats_highest_index` (higher wins)."""
+    return (((TRUMPS >> card) & 1) << 7) | (((led >> card) & 1) << 6) | card
+
+
 @njit(cache=True, _nrt=False)
 def play_random_cards(state, opts, rng):
     """Play uniformly random legal cards to the end of the deal; returns the rng. The row must be in the card
@@ -729,13 +735,18 @@ def play_random_cards(state, opts, rng):
             n = 2
             p = p + 1 if p < 2 else 0
             continue
-        pos = 0
-        best = c0
-        if beats_highest_index(c1, best, led, TRUMPS):
-            pos = 1
-            best = c1
-        if beats_highest_index(card, best, led, TRUMPS):
-            pos = 2
+        # the winner without unpredictable branches: rank key trump 128 + index, led suit 64 + index, other
+        # plain cards below (never winning; the led card has a key >= 64) — the order of beats_highest_index
+        k0 = _trick_key(c0, led)
+        k1 = _trick_key(c1, led)
+        k2 = _trick_key(card, led)
+        pos = np.int64(0)
+        best = k0
+        if k1 > best:
+            pos = np.int64(1)
+            best = k1
+        if k2 > best:
+            pos = np.int64(2)
         winner = leader + pos
         if winner >= 3:
             winner -= 3
