@@ -5,7 +5,9 @@ here takes and returns ``int64`` only, so kernels never drift into ``uint64`` or
 
 Every LLVM intrinsic of the package lives here, once: under the JIT ``popcount``, ``lowest_index`` and
 ``highest_index`` compile to the hardware instructions (LLVM ``ctpop``, ``cttz``, ``ctlz``), and ``pdep`` to
-x86 BMI2 ``pdep`` where the CPU has a fast one (``FAST_PDEP``; :func:`tarockrl.engine.select.select_bit` uses it).
+x86 BMI2 ``pdep`` where the CPU has a fast one (``FAST_PDEP``; :func:`tarockrl.engine.select.select_bit` uses it);
+``prefetch_read`` / ``prefetch_write`` are cache hints, and ``store_bits8`` writes 8 bits of a mask as 8 array
+entries (0/1) in one unaligned store (the observation kernels' one-hot blocks, :mod:`tarockrl.engine.obsput`).
 With ``NUMBA_DISABLE_JIT=1`` plain-Python versions with the same results are used instead, so the whole engine
 also runs (slowly) as ordinary Python for debugging and coverage.
 """
@@ -25,6 +27,7 @@ __all__ = [
     "nth_set_index",
     "prefetch_read",
     "prefetch_write",
+    "store_bits8",
 ]
 
 
@@ -54,6 +57,11 @@ if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subp
 
     def prefetch_write(arr, index):
         """A hint (no effect here): element ``index`` of the flat buffer of ``arr`` will be written soon."""
+
+    def store_bits8(arr, index, bits):
+        """``arr[index + i] = (bits >> i) & 1`` for ``i`` in 0..7 (``arr``: a 1-d C-contiguous numeric array)."""
+        for i in range(8):
+            arr[index + i] = (int(bits) >> i) & 1
 
 else:
     import llvmlite.binding as _llvm_binding
@@ -136,6 +144,45 @@ else:
         """A hint: element ``index`` of the flat (C-contiguous) buffer of ``arr`` will be written soon."""
         return _prefetch(arr, index, True)
 
+    def _store_bits8(arr, index, bits, use_pdep):
+        """Typing and code of :func:`store_bits8`: one unaligned store of 8 entries (a byte spread by ``pdep``
+        into an int64 for 1-byte dtypes where it is fast; otherwise 8 lanes shifted, masked and converted)."""
+        if (not isinstance(arr, types.Array) or arr.ndim != 1 or arr.layout != "C"
+                or not isinstance(arr.dtype, (types.Integer, types.Float)) or not isinstance(index, types.Integer)
+                or bits != types.int64):
+            return None
+
+        def codegen(context, builder, signature, args):
+            aty = signature.args[0]
+            ary = context.make_array(aty)(context, builder, args[0])
+            elem = context.get_data_type(aty.dtype)
+            itemsize = context.get_abi_sizeof(elem)
+            i64, i32 = ir.IntType(64), ir.IntType(32)
+            index = context.cast(builder, args[1], signature.args[1], types.int64)
+            addr = builder.add(builder.ptrtoint(ary.data, i64), builder.mul(index, i64(itemsize)))
+            if itemsize == 1 and use_pdep:
+                fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(i64, [i64, i64]))
+                value = builder.call(fn, [builder.and_(args[2], i64(0xFF)), i64(0x0101010101010101)])
+            else:
+                vec = ir.VectorType(i32, 8)
+                lane = builder.insert_element(ir.Constant(vec, None), builder.trunc(args[2], i32), i32(0))
+                splat = builder.shuffle_vector(lane, ir.Constant(vec, None), ir.Constant(vec, [0] * 8))
+                flags = builder.and_(builder.lshr(splat, ir.Constant(vec, list(range(8)))), ir.Constant(vec, [1] * 8))
+                out_ty = ir.VectorType(elem, 8)
+                if isinstance(aty.dtype, types.Float):
+                    value = builder.uitofp(flags, out_ty)
+                elif itemsize < 4:
+                    value = builder.trunc(flags, out_ty)
+                elif itemsize > 4:
+                    value = builder.zext(flags, out_ty)
+                else:
+                    value = flags
+            store = builder.store(value, builder.inttoptr(addr, value.type.as_pointer()))
+            store.align = 1
+            return context.get_dummy_value()
+
+        return types.void(arr, index, bits), codegen
+
     try:
         _HAS_BMI2 = "+bmi2" in _llvm_binding.get_host_cpu_features().flatten().split(",")
         # AMD before Zen 3 implements pdep in microcode (hundreds of cycles): callers use a broadword select there
@@ -161,6 +208,12 @@ else:
 
     else:  # pragma: no cover - CPUs without a fast pdep
         pdep = None
+
+    @intrinsic
+    def store_bits8(typingctx, arr, index, bits):
+        """``arr[index + i] = (bits >> i) & 1`` for ``i`` in 0..7, as one unaligned store (``arr``: a 1-d
+        C-contiguous integer or float array; entries ``index .. index + 7`` must lie inside it, unchecked)."""
+        return _store_bits8(arr, index, bits, FAST_PDEP)
 
 
 @njit(cache=True)

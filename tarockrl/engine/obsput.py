@@ -11,9 +11,16 @@ kernel serves two kinds of output array:
   every signed entry (:func:`flip_signed`), which turns the ``int8`` code ``q`` into the ``uint8`` code
   ``q + 128`` and an entry the kernel left at 0 into 128, the code of 0.0.
 
-The bits of a code array equal the float values after a cast, so ``out[j] = 1.0`` needs no helper. numba picks
-the implementation from the array's dtype at compile time (:func:`numba.extending.overload`); the plain Python
-functions below do the same at run time (``NUMBA_DISABLE_JIT=1``).
+The bits of a code array equal the float values after a cast, so ``out[j] = 1.0`` needs no helper; a whole
+block of one-hot entries given as a bit mask (a hand, the cards a seat played) is written by :func:`put_bits`,
+8 entries per store, zeros included (so the block needs no clearing first). numba picks the implementation from
+the array's dtype at compile time (:func:`numba.extending.overload`); the plain Python functions below do the
+same at run time (``NUMBA_DISABLE_JIT=1``).
+
+For an integer ``num`` (every count and settlement of the games is one) the code is ``num`` itself clipped to
+the dtype's range: ``float32(num / den) * den`` lies within ``|num| * 2**-23`` of ``num``, so rounding gives
+``num`` back wherever it is inside the range, and a value outside clips to the same end either way. The
+kernels then skip the float arithmetic; the codes are the same.
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-__all__ = ["put_count", "put_signed", "flip_signed"]
+from tarockrl.engine.bits import store_bits8
+
+__all__ = ["put_count", "put_signed", "put_bits", "flip_signed"]
 
 
 def _code(num, den, lo: int, hi: int) -> int:
@@ -48,6 +57,35 @@ def put_signed(out, j, num, den):
         out[j] = _code(num, den, -128, 127) & (0xFF if out.dtype == np.uint8 else -1)
 
 
+def put_bits(out, j, word, n):
+    """``out[j + i] = (word >> i) & 1`` for ``i < n`` (``n <= 64``): a block of one-hot entries from a bit mask."""
+    for i in range(n):
+        out[j + i] = (int(word) >> i) & 1
+
+
+@overload(put_bits)
+def _put_bits_impl(out, j, word, n):
+    if out.ndim != 1 or out.layout != "C":
+        def impl_any(out, j, word, n):
+            for i in range(n):
+                out[j + i] = (word >> i) & 1
+        return impl_any
+
+    def impl(out, j, word, n):
+        w = np.int64(word)
+        if n < 8:
+            for i in range(n):
+                out[j + i] = (w >> i) & 1
+            return
+        k = 0
+        while k + 8 <= n:
+            store_bits8(out, j + k, w >> k)
+            k += 8
+        if k < n:  # the last 8 entries again (the overlap is rewritten with the same values)
+            store_bits8(out, j + n - 8, w >> (n - 8))
+    return impl
+
+
 @overload(put_count)
 def _put_count_impl(out, j, num, den):
     if isinstance(out.dtype, types.Float):
@@ -56,6 +94,10 @@ def _put_count_impl(out, j, num, den):
         return impl
     lo = -128 if out.dtype.signed else 0
     hi = 127 if out.dtype.signed else 255
+    if isinstance(num, types.Integer):
+        def impl_int(out, j, num, den):
+            out[j] = min(max(np.int64(num), lo), hi)
+        return impl_int
 
     def impl_code(out, j, num, den):
         v = np.rint(np.float64(np.float32(num / den)) * den)
@@ -70,6 +112,10 @@ def _put_signed_impl(out, j, num, den):
             out[j] = num / den
         return impl
     mask = 0xFF if not out.dtype.signed else -1
+    if isinstance(num, types.Integer):
+        def impl_int(out, j, num, den):
+            out[j] = min(max(np.int64(num), -128), 127) & mask
+        return impl_int
 
     def impl_code(out, j, num, den):
         v = np.rint(np.float64(np.float32(num / den)) * den)

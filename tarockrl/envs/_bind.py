@@ -19,10 +19,27 @@ from tarockrl.games.drivers import game_bindings, game_sources
 __all__ = ["drivers", "kernel_cache_dir", "Runner"]
 
 
+_SMALL_ROW = 256  # slots (2 KB)
+_WRAPPED = ("deal", "legal_mask", "apply_action", "step", "random_action", "observe", "returns", "random_step")
+
+
+def _needs_nrt(fn: Any) -> bool:
+    """False when ``fn`` is a numba kernel compiled without reference counting (it never allocates), so that its
+    wrapper in the env drivers can do without it too."""
+    return fn is None or bool(getattr(fn, "targetoptions", {}).get("_nrt", True))
+
+
 def drivers(game: Game) -> ModuleType:
     """The env drivers compiled for ``game`` (generated, imported and cached on first use)."""
     d = game.definition
-    bindings = game_bindings(d, {"OBS_SIZE": int(d.observation_size)})
+    constants = {"OBS_SIZE": int(d.observation_size)}
+    for name in _WRAPPED:
+        constants[f"NRT_{name.upper()}"] = _needs_nrt(getattr(d, name, None))
+    # the part of a state row the env driver prefetches: all of a small row; of a large one (Troccas: 5.5 KB,
+    # mostly its history and deal archive, touched once per action or per deal) the slots up to the history length
+    n = int(d.state_len)
+    constants["PREFETCH_SLOTS"] = n if n <= _SMALL_ROW else min(n, int(d.slot_hist_len) + 1)
+    bindings = game_bindings(d, constants)
     return bind(_kernel_template, f"env_{game.name}", bindings, game_sources(d))
 
 

@@ -58,6 +58,18 @@ HAS_RANDOM_ACTION = False  # the game provides random_action (optional GameDefin
 random_action = None  # (row, opts, rng) -> (rng, action): a uniformly random legal action
 HAS_STEP = False  # the game provides step (optional GameDefinition field)
 step = None  # (row, action, opts): apply a legal action without checking it
+HAS_RANDOM_STEP = False  # the game provides random_step (optional kernel of the contract)
+random_step = None  # (row, opts, rng) -> rng: random_action followed by step, fused
+# per kernel: True unless the game's kernel is itself compiled without reference counting (``_nrt=False``)
+NRT_DEAL = True
+NRT_LEGAL_MASK = True
+NRT_APPLY_ACTION = True
+NRT_STEP = True
+NRT_RANDOM_ACTION = True
+NRT_OBSERVE = True
+NRT_RETURNS = True
+NRT_RANDOM_STEP = True
+PREFETCH_SLOTS = 1  # leading state slots that ``run`` prefetches (the row's hot part; the rest is touched rarely)
 # ---- bindings (end) -------------------------------------------------------------------------------------------
 
 OPPONENT_SALT = np.int64(0x0770_6F_6E_65_6E_74)
@@ -123,44 +135,52 @@ PREFETCH_AHEAD = 2  # rows ahead whose buffers ``run`` asks the CPU to fetch (hi
 # The drivers below run without reference counting (``_nrt=False``: no atomic count updates for every row view
 # and helper call, a large share of a step). A kernel called from such a function inherits that setting when it
 # is compiled there and then may not allocate (a deal's scratch, a state copy); calling the kernels through these
-# explicitly reference-counted wrappers compiles them exactly as any other caller does.
-@njit(cache=True, _nrt=True)
+# explicitly reference-counted wrappers compiles them exactly as any other caller does. A wrapper keeps the
+# count only when its kernel needs it: a kernel the game itself declares ``_nrt=False`` never allocates, and its
+# wrapper (``NRT_<NAME> = False``) then costs no atomic count updates of its array arguments either.
+@njit(cache=True, _nrt=NRT_DEAL, inline="never" if NRT_DEAL else "always")
 def k_deal(row, seed, deal_id, opts):
     """The game's ``deal``."""
     deal(row, seed, deal_id, opts)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_LEGAL_MASK, inline="never" if NRT_LEGAL_MASK else "always")
 def k_legal_mask(row, opts, out):
     """The game's ``legal_mask``."""
     legal_mask(row, opts, out)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_APPLY_ACTION, inline="never" if NRT_APPLY_ACTION else "always")
 def k_apply_action(row, action, opts):
     """The game's ``apply_action``."""
     return apply_action(row, action, opts)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_STEP, inline="never" if NRT_STEP else "always")
 def k_step(row, action, opts):
     """The game's ``step`` (optional kernel; only called when ``HAS_STEP``)."""
     step(row, action, opts)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_RANDOM_ACTION, inline="never" if NRT_RANDOM_ACTION else "always")
 def k_random_action(row, opts, rng):
     """The game's ``random_action`` (optional kernel; only called when ``HAS_RANDOM_ACTION``)."""
     return random_action(row, opts, rng)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_RANDOM_STEP, inline="never" if NRT_RANDOM_STEP else "always")
+def k_random_step(row, opts, rng):
+    """The game's ``random_step`` (optional kernel; only called when ``HAS_RANDOM_STEP``)."""
+    return random_step(row, opts, rng)
+
+
+@njit(cache=True, _nrt=NRT_OBSERVE, inline="never" if NRT_OBSERVE else "always")
 def k_observe(row, player, opts, out):
     """The game's ``observe``."""
     observe(row, player, opts, out)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=NRT_RETURNS, inline="never" if NRT_RETURNS else "always")
 def k_returns(row, out):
     """The game's ``returns``."""
     returns(row, out)
@@ -207,7 +227,7 @@ def random_legal(row, opts, words, rng):
     return rng, np.int64(-1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play(row, action, opts):
     """Apply an action known to be legal (the game's unchecked ``step`` when it has one); False if refused."""
     if HAS_STEP:
@@ -233,7 +253,7 @@ def begin_episode(row, ctrl, seed, deal_id, deal_now, opts):
     ctrl[C_NEEDS_RESET] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def settle(row, ctrl, opts, kinds, scratch):
     """Play in-engine random opponents until the learner's turn (READY), the end (DONE) or a Python agent (AGENT)."""
     seat = ctrl[C_SEAT]
@@ -243,6 +263,9 @@ def settle(row, ctrl, opts, kinds, scratch):
             return READY
         if kinds[(cur - seat) % NUM_PLAYERS] != KIND_RANDOM:
             return AGENT
+        if HAS_RANDOM_STEP and HAS_STEP:  # the same action and stream as random_action + step (the contract)
+            ctrl[C_RNG] = k_random_step(row, opts, ctrl[C_RNG])
+            continue
         if HAS_RANDOM_ACTION:
             rng, a = k_random_action(row, opts, ctrl[C_RNG])
         else:
@@ -262,7 +285,7 @@ def squash_row(out, idx):
         out[j] = x / (one + abs(x))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash):
     """Observation of ``player`` into row ``i`` of ``obs_out`` (float32; with ``squash``, the entries ``fix``
     squashed), or, when ``coded``, as integer codes written directly into row ``i`` of ``qout`` (``fix``: the
@@ -278,7 +301,7 @@ def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash):
             squash_row(dst, fix)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, squash, mask_out):
     """Observation of ``player`` into row ``i`` (see :func:`observe_row`); its legal actions into ``legal_out``
     (bool) and ``mask_out`` (int8), both all False / 0 unless ``player`` is to move."""
@@ -304,7 +327,7 @@ def _next_episode(i, row, c, params, opts):
     begin_episode(row, c, params[P_SEED], params[P_FIRST_DEAL] + i + k * params[P_STRIDE], True, opts)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out,
                  rew_out, term_out, ret_out, final_obs, qout, qfinal, fix):
     """One row of the single-agent envs; returns its status (also stored in ``ctrl[i, C_STATUS]``)."""
@@ -378,7 +401,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
         return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_out, mask_out, term_out, ret_out,
                   qout, fix):
     """One row of the self-play batch: the seat to move plays ``action``; returns its status."""
@@ -414,11 +437,13 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def prefetch_row(a, i, write):
-    """Hint the CPU to fetch every cache line of row ``i`` of the C-contiguous 2-d array ``a`` (for writing)."""
-    w = a.shape[1]
+def prefetch_row(a, i, write, w=-1):
+    """Hint the CPU to fetch the cache lines of the first ``w`` entries (default: all) of row ``i`` of the
+    C-contiguous 2-d array ``a`` (for writing)."""
+    base = i * a.shape[1]
+    if w < 0 or w > a.shape[1]:
+        w = a.shape[1]
     per_line = max(1, 64 // a.itemsize)
-    base = i * w
     for j in range(0, w, per_line):
         if write:
             prefetch_write(a, base + j)
@@ -432,8 +457,9 @@ def prefetch_row(a, i, write):
 
 @njit(cache=True, _nrt=False, inline="always")
 def prefetch_learner_row(j, rows, ctrl, legal, obs_out, mask_out, qout, coded):
-    """Prefetch what a learner op on row ``j`` reads and writes."""
-    prefetch_row(rows, j, True)
+    """Prefetch what a learner op on row ``j`` reads and writes (of the state row, its ``PREFETCH_SLOTS`` hot
+    slots: a large row's history and deal archive are touched once per action or per deal)."""
+    prefetch_row(rows, j, True, PREFETCH_SLOTS)
     prefetch_row(ctrl, j, True)
     prefetch_row(legal, j, True)
     prefetch_row(mask_out, j, True)

@@ -682,6 +682,104 @@ def random_card_play(state, opts, rng):
     return rng
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _trick_key(card, led):
+    """A key whose order among the cards of a trick is that of :func:`beats_highest_index` (higher wins)."""
+    return (((TRUMPS >> card) & 1) << 7) | (((led >> card) & 1) << 6) | card
+
+
+@njit(cache=True, _nrt=False)
+def play_random_cards(state, opts, rng):
+    """Play uniformly random legal cards to the end of the deal; returns the rng. The row must be in the card
+    play of a deal that is not Räuber, without ``auto_play_forced``.
+
+    The same choices and the same final row as :func:`random_card_play` repeated until the end (that is,
+    ``random_action`` + ``step``), with the trick (seat to move, cards so far, leader, counters) kept in
+    registers instead of being stored to and reloaded from the row between cards: the hot loop of random
+    playouts. Only what outlasts a trick goes through the row (hands, cards played, voids, piles, history).
+    """
+    p = state[L.CUR]
+    n = state[L.TRICK_N]
+    leader = state[L.LEADER]
+    c0 = state[L.TRICK_CARD]
+    c1 = state[L.TRICK_CARD + 1]
+    led = SUIT_OF_CARD[c0] if n > 0 else np.int64(0)
+    trick_no = state[L.TRICK_NO]
+    n_trump_led = state[L.N_TRUMP_LED]
+    stiess = state[L.STIESS_PLAYED]
+    h = state[L.HIST_LEN]
+    card = np.int64(-1)
+    winner = np.int64(-1)
+    while True:
+        hand = state[L.HAND + p]
+        legal = hand if n == 0 else follow_or_trump(hand, led, TRUMPS)
+        rng, r = below(rng, popcount(legal))
+        card = select_bit(legal, r)
+        state[L.HIST + h] = L.A_PLAY + card
+        h += 1
+        b = ONE << card
+        state[L.HAND + p] = hand & ~b
+        state[L.PLAYED_BY + p] |= b
+        if n == 0:
+            c0 = card
+            led = SUIT_OF_CARD[card]
+            if card <= 21:
+                n_trump_led += 1
+            n = 1
+            p = p + 1 if p < 2 else 0
+            continue
+        if (b & led) == 0:  # did not follow: void in the led suit, and in trumps too if he did not trump
+            state[L.VOIDS + p] |= led if (b & TRUMPS) != 0 else led | TRUMPS
+        if n == 1:
+            c1 = card
+            n = 2
+            p = p + 1 if p < 2 else 0
+            continue
+        # the winner without unpredictable branches: rank key trump 128 + index, led suit 64 + index, other
+        # plain cards below (never winning; the led card has a key >= 64) — the order of beats_highest_index
+        k0 = _trick_key(c0, led)
+        k1 = _trick_key(c1, led)
+        k2 = _trick_key(card, led)
+        pos = np.int64(0)
+        best = k0
+        if k1 > best:
+            pos = np.int64(1)
+            best = k1
+        if k2 > best:
+            pos = np.int64(2)
+        winner = leader + pos
+        if winner >= 3:
+            winner -= 3
+        won = (ONE << c0) | (ONE << c1) | b
+        state[L.WON + winner] |= won
+        if (won & STIESS) != 0:
+            stiess = 1
+        trick_no += 1
+        if trick_no == 16:
+            break
+        n = 0
+        leader = winner
+        p = winner
+    # the row as _apply_play leaves it after the last trick
+    state[L.HIST_LEN] = h
+    state[L.N_TRUMP_LED] = n_trump_led
+    state[L.STIESS_PLAYED] = stiess
+    state[L.TRICK_NO] = trick_no
+    state[L.LEADER] = leader
+    state[L.LAST_TRICK] = c0
+    state[L.LAST_TRICK + 1] = c1
+    state[L.LAST_TRICK + 2] = card
+    state[L.LAST_LEADER] = leader
+    state[L.LAST_WINNER] = winner
+    for i in range(3):
+        state[L.TRICK_CARD + i] = -1
+    state[L.TRICK_N] = 0
+    score(state, opts)
+    state[L.PHASE] = L.TERMINAL
+    state[L.CUR] = -1
+    return rng
+
+
 @njit(cache=True, _nrt=False)
 def _place(state, i):
     if i < 3:
@@ -827,3 +925,23 @@ def random_step(state, opts, rng):
     rng, a = random_action(state, opts, rng)
     step(state, a, opts)
     return rng
+
+
+@njit(cache=True, _nrt=False)
+def playout(seed, g, opts, state, scratch, returns_out, i):
+    """Random deal ``g`` of ``seed`` played to the end in ``state``; returns its length (the contract's fast path).
+
+    The same deal, the same choices and the same final row as :func:`deal_rng` followed by ``random_action`` /
+    ``step``: the card play of a deal that is not Räuber (without ``auto_play_forced``) runs in
+    :func:`play_random_cards`. Writes the settlement to ``returns_out[i]``.
+    """
+    rng = deal_rng(state, seed, g, opts, scratch)
+    fast = opts[O_AUTO_FORCED] == 0
+    while state[L.PHASE] != L.TERMINAL:
+        if fast and state[L.PHASE] == L.PLAY and state[L.RAEUBER] == 0:
+            rng = play_random_cards(state, opts, rng)
+        else:
+            rng = random_step(state, opts, rng)
+    for s in range(3):
+        returns_out[i, s] = state[L.RESULT + s]
+    return state[L.HIST_LEN]

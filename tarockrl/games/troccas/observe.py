@@ -63,11 +63,12 @@ are shown identically to every seat; the engine never compares a message with a 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.bits import popcount
 from tarockrl.engine.layout import Fields
-from tarockrl.engine.obsput import put_count, put_signed
+from tarockrl.engine.obsput import put_bits, put_count, put_signed
 from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import SPLIT
 
@@ -124,29 +125,40 @@ OBS_FOOL = OBS_OFFSETS["FOOL"]
 OBS_FOOL_PAID = OBS_OFFSETS["FOOL_PAID"]
 OBS_POINTS = OBS_OFFSETS["POINTS"]
 OBS_RESULT = OBS_OFFSETS["RESULT"]
+ZERO = np.int64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _put_cards(out, offset, tw, sw):
-    while tw != 0:
-        out[offset + lowest_index(tw)] = 1.0
-        tw &= tw - 1
-    while sw != 0:
-        out[offset + SPLIT + lowest_index(sw)] = 1.0
-        sw &= sw - 1
+    """The 78 entries of a card block from the card set ``(tw, sw)``, zeros included (10 stores of 8 entries)."""
+    put_bits(out, offset, tw | (sw << SPLIT), 64)
+    put_bits(out, offset + 64, sw >> (64 - SPLIT), 78 - 64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def _zero(out, lo, hi):
+    for j in range(lo, hi):
+        out[j] = 0
+
+
+@njit(cache=True, _nrt=False)
 def observe(state, player, opts, out):
     """Write the observation of seat ``player`` into ``out``
-    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py)."""
-    out[:] = 0.0
+    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py).
+
+    Every entry is written: the card blocks that are bit masks in the state (hand, scart, cards played, piles,
+    knocks) whole from their masks, 8 entries per store; the other blocks are cleared and their few ones set.
+    """
+    _zero(out, OBS_DEALER, OBS_SCART)
+    _zero(out, OBS_N_SCART, OBS_PLAYED)
+    _zero(out, OBS_TRICK, OBS_PILES)
+    _zero(out, OBS_BUOB, OBS_LEN)
     phase = state[L.PHASE]
     terminal = phase == L.TERMINAL
     dealer = state[L.DEALER]
-    me = player % 2
+    me = player & 1
     _put_cards(out, OBS_HAND, state[L.HAND_TW + player], state[L.HAND_SW + player])
-    out[OBS_DEALER + (dealer - player) % 4] = 1.0
+    out[OBS_DEALER + ((dealer - player) & 3)] = 1.0
     put_signed(out, OBS_BALANCE, state[L.BAL + me], 36.0)
     put_signed(out, OBS_BALANCE + 1, state[L.BAL + 1 - me], 36.0)
     out[OBS_REDEALS + state[L.REDEAL_COUNT]] = 1.0
@@ -159,14 +171,14 @@ def observe(state, player, opts, out):
         shown = L.SCART
     out[OBS_PHASE + shown] = 1.0
     if cur >= 0:
-        out[OBS_TO_MOVE + (cur - player) % 4] = 1.0
+        out[OBS_TO_MOVE + ((cur - player) & 3)] = 1.0
     if phase != L.PATTERN:
         out[OBS_PATTERN + state[L.PATTERN_SLOT]] = 1.0
         out[OBS_PACKETS + state[L.PACKET]] = 1.0
     if state[L.PATTERN_BY] >= 0:
-        out[OBS_PATTERN_BY + (state[L.PATTERN_BY] - player) % 4] = 1.0
+        out[OBS_PATTERN_BY + ((state[L.PATTERN_BY] - player) & 3)] = 1.0
     for r in range(4):
-        seat = (player + r) % 4
+        seat = (player + r) & 3
         x = state[L.EXPOSED + seat]
         if x >= 0:
             out[OBS_EXPOSED + 78 * r + x] = 1.0
@@ -179,14 +191,13 @@ def observe(state, player, opts, out):
                 out[OBS_VOTES + 8 * pause + 2 * r + v] = 1.0
         _put_cards(out, OBS_PLAYED + 78 * r, state[L.PLAYED_BY_TW + seat], state[L.PLAYED_BY_SW + seat])
         put_count(out, OBS_HAND_SIZES + r, popcount(state[L.HAND_TW + seat]) + popcount(state[L.HAND_SW + seat]), 21.0)
-        kt = state[L.KNOCKS_TW + seat]
-        while kt != 0:
-            out[OBS_KNOCKS + 21 * r + lowest_index(kt)] = 1.0
-            kt &= kt - 1
+        put_bits(out, OBS_KNOCKS + 21 * r, state[L.KNOCKS_TW + seat], 21)
     if player == dealer and state[L.FORCE_SEEN] == 2:
         out[OBS_FORCE_DECLINED] = 1.0
     if player == dealer or terminal:
         _put_cards(out, OBS_SCART, state[L.SCART_TW], state[L.SCART_SW])
+    else:
+        _put_cards(out, OBS_SCART, ZERO, ZERO)
     put_count(out, OBS_N_SCART, state[L.SCART_N], 2.0)
     if state[L.SCART_JACK] >= 0:
         out[OBS_SCART_JACK + state[L.SCART_JACK]] = 1.0
@@ -194,9 +205,9 @@ def observe(state, player, opts, out):
     if phase >= L.PLAY:
         leader = state[L.LEADER]
         if leader >= 0 and not terminal:
-            out[OBS_LEADER + (leader - player) % 4] = 1.0
+            out[OBS_LEADER + ((leader - player) & 3)] = 1.0
         for i in range(state[L.TRICK_N]):
-            rel = (state[L.TRICK_SEAT + i] - player) % 4
+            rel = (state[L.TRICK_SEAT + i] - player) & 3
             out[OBS_TRICK + 78 * rel + state[L.TRICK_CARD + i]] = 1.0
         if state[L.LED] >= 0:
             out[OBS_LED + state[L.LED]] = 1.0
@@ -211,15 +222,15 @@ def observe(state, player, opts, out):
         if res >= 0:
             out[OBS_BUOB + 3 * s + res] = 1.0
         if state[L.SWAP_SEAT + s] >= 0:
-            out[OBS_SWAPS + 14 * s + (state[L.SWAP_SEAT + s] - player) % 4] = 1.0
+            out[OBS_SWAPS + 14 * s + ((state[L.SWAP_SEAT + s] - player) & 3)] = 1.0
             out[OBS_SWAPS + 14 * s + 4 + (state[L.SWAP_CARD + s] - SPLIT) % 14] = 1.0
     for i in range(state[L.LAST_N]):
-        rel = (state[L.LAST_SEAT + i] - player) % 4
+        rel = (state[L.LAST_SEAT + i] - player) & 3
         out[OBS_LAST_TRICK + 78 * rel + state[L.LAST_CARD + i]] = 1.0
     if state[L.LAST_WINNER] >= 0:
-        out[OBS_LAST_WINNER + (state[L.LAST_WINNER] - player) % 4] = 1.0
+        out[OBS_LAST_WINNER + ((state[L.LAST_WINNER] - player) & 3)] = 1.0
     for k in range(2):
-        t = (me + k) % 2
+        t = (me + k) & 1
         _put_cards(out, OBS_PILES + 78 * k, state[L.PILE_TW + t], state[L.PILE_SW + t])
         put_count(out, OBS_TRICKS_WON + k, state[L.TRICKS_WON + t], 19.0)
         if terminal:
