@@ -36,6 +36,16 @@ holds the same cards in the same places (they differ only in the spent shuffle, 
 the solver adapter's ``world_key`` ignores it), so the one world is the true position and its solution is exact
 (the tests check that worlds drawn with different seeds have the same ``world_key``). A search that exceeds
 ``max_nodes`` leaves the decision to the network.
+
+**PIMC endgame** (``endgame=pimc``, :class:`EndgamePIMC`, every game): in the card play with at most
+``endgame_tricks`` tricks left (default: PIMC's ``solve_tricks`` for the game, 5 tricks in the three tarock
+games), the agent draws ``endgame_worlds`` worlds (default 32) from its own view with the game's batched sampler,
+solves every world exactly with the open-hand solver and plays the action of best mean settlement over the worlds;
+among equally good actions it takes the network's choice. This is :class:`tarockrl.agents.pimc.PIMCAgent`
+restricted to solved positions: the worlds are seeded by a hash of the agent's seed and the seat's observation and
+legal actions, so the real hidden cards are never read; if any world exceeds the solver's node budget (PIMC's
+``max_nodes``, 30,000 nodes per world), the network decides. Before the last tricks, and in every call, bid,
+talon choice, discard and announcement, the network decides alone.
 """
 
 from __future__ import annotations

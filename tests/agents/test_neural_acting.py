@@ -37,6 +37,7 @@ def test_defaults_pretrained_from_the_table_and_ckpt_as_before():
         a = make_agent("pretrained", name)
         assert a.acting == PRETRAINED_ACTING[name]
         assert (a.endgame is not None) == (PRETRAINED_ACTING[name].endgame == "solve")
+        assert (a.endgame_pimc is not None) == (PRETRAINED_ACTING[name].endgame == "pimc")
     c = make_agent(f"ckpt:{PRETRAINED_DIR / 'tatteln.pt'}", "tatteln")
     assert c.acting == ActingSettings() and c.thresholds is None and c.margins is None and c.endgame is None
     assert make_agent("pretrained:endgame=net", "tatteln").endgame is None
