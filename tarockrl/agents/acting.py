@@ -44,8 +44,8 @@ solves every world exactly with the open-hand solver and plays the action of bes
 among equally good actions it takes the network's choice. This is :class:`tarockrl.agents.pimc.PIMCAgent`
 restricted to solved positions: the worlds are seeded by a hash of the agent's seed and the seat's observation and
 legal actions, so the real hidden cards are never read; if any world exceeds the solver's node budget (PIMC's
-``max_nodes``, 30,000 nodes per world), the network decides. Before the last tricks, and in every call, bid,
-talon choice, discard and announcement, the network decides alone.
+``max_nodes``, 30,000 nodes per world), the network decides. Before the last tricks of the card play (bids,
+talon choices, discards, announcements before the play, the earlier tricks) the network decides alone.
 """
 
 from __future__ import annotations
