@@ -81,6 +81,8 @@ class ActingSettings:
         endgame_worlds: worlds per decision of ``endgame=pimc`` (1..4096).
         endgame_tricks: ``endgame=pimc`` decides with at most this many tricks left (1..40; ``None``: PIMC's
             default for the game, :func:`tarockrl.agents.pimc.game_defaults`).
+        rollout_tricks: ``endgame=pimc`` also decides with at most this many tricks left and more than
+            ``endgame_tricks``, valuing the worlds by heuristic rollouts instead of the solver (0: never; 0..40).
     """
 
     call_threshold: float | None = None
@@ -90,6 +92,7 @@ class ActingSettings:
     endgame: str = "net"
     endgame_worlds: int = 32
     endgame_tricks: int | None = None
+    rollout_tricks: int = 0
 
     def checked(self, who: str) -> ActingSettings:
         """These settings, or :class:`BadAgentSpecError` naming the first bad parameter (``who`` is the agent)."""
@@ -105,7 +108,7 @@ class ActingSettings:
         if self.endgame not in ENDGAMES:
             raise BadAgentSpecError(f"agent {who!r}: endgame must be one of {', '.join(ENDGAMES)}, "
                                     f"got {self.endgame!r}")
-        for name, lo, hi in (("endgame_worlds", 1, 4096), ("endgame_tricks", 1, 40)):
+        for name, lo, hi in (("endgame_worlds", 1, 4096), ("endgame_tricks", 1, 40), ("rollout_tricks", 0, 40)):
             v = getattr(self, name)
             if v is None and name == "endgame_tricks":
                 continue
@@ -224,10 +227,13 @@ class EndgamePIMC:
         seed: the agent's seed (mixed into every decision's worlds).
         worlds: worlds per decision.
         tricks: at most this many tricks left (``None``: PIMC's default for the game).
+        rollout_tricks: with at most this many tricks left (and more than ``tricks``) the worlds are valued by
+            PIMC's heuristic rollouts (two per world and action) instead (0: never).
     """
 
-    def __init__(self, game: Any, seed: int | None = None, worlds: int = 32, tricks: int | None = None) -> None:
-        """Bind a solving-only PIMC agent to ``game``."""
+    def __init__(self, game: Any, seed: int | None = None, worlds: int = 32, tricks: int | None = None,
+                 rollout_tricks: int = 0) -> None:
+        """Bind a PIMC agent to ``game``."""
         from tarockrl.agents.pimc import PIMCAgent, PIMCUnavailableError, game_defaults
 
         tricks = game_defaults(game)[0] if tricks is None else int(tricks)
@@ -236,6 +242,7 @@ class EndgamePIMC:
         except PIMCUnavailableError as exc:
             raise BadAgentSpecError(f"endgame=pimc: {exc}") from None
         self.game = game
+        self.rollout_tricks = int(rollout_tricks)
         self.last: dict[str, Any] | None = None
 
     @property
@@ -248,14 +255,27 @@ class EndgamePIMC:
         self.pimc.seed = int(value)
 
     def applies(self, state: Any) -> bool:
-        """True in the card play with at most ``tricks`` tricks left (public information)."""
-        return self.pimc._solvable(state)
+        """True in the card play with at most ``tricks`` (or ``rollout_tricks``) tricks left (public)."""
+        if self.pimc._solvable(state):
+            return True
+        if self.rollout_tricks <= self.pimc.solve_tricks:
+            return False
+        from tarockrl.agents.pimc import tricks_left
+        from tarockrl.solvers import solver_for
+
+        return bool(solver_for(self.game.name).kernels.in_play(state._row)) and \
+            tricks_left(state) <= self.rollout_tricks
 
     def values(self, state: Any) -> dict[int, float] | None:
-        """Mean solved value (the mover's settlement) of every legal action over the sampled worlds; ``None``
-        when a world exceeds the solver's node budget."""
+        """Mean value (the mover's settlement) of every legal action over the sampled worlds, solved in the last
+        ``tricks`` tricks (``None`` when a world exceeds the solver's node budget), by rollouts before."""
         import time as _time
 
+        if not self.pimc._solvable(state):
+            d = self.pimc.evaluate(state, force=True)
+            out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
+            self.last = {"solved": False, "rollouts": True, "values": out}
+            return out
         player = state.current_player()
         legal = state.legal_actions()
         seed = self.pimc.decision_seed(state, player)

@@ -91,7 +91,8 @@ class NeuralAgent(ObservationAgent):
         elif a.endgame == "pimc":
             if game is None:
                 raise BadAgentSpecError("endgame=pimc needs the game")
-            self.endgame_pimc = EndgamePIMC(game, seed=seed, worlds=a.endgame_worlds, tricks=a.endgame_tricks)
+            self.endgame_pimc = EndgamePIMC(game, seed=seed, worlds=a.endgame_worlds, tricks=a.endgame_tricks,
+                                            rollout_tricks=a.rollout_tricks)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling generator when ``seed`` is given."""
@@ -182,7 +183,7 @@ def load_neural_agent(path: str | Path, game: Any, seed: int | None = None, samp
 def _acting(who: str, base: ActingSettings, threshold: float | None, call_threshold: float | None,
             card_threshold: float | None, call_margin: float | None, card_margin: float | None,
             endgame: str | None, endgame_worlds: int | None = None,
-            endgame_tricks: int | None = None) -> ActingSettings:
+            endgame_tricks: int | None = None, rollout_tricks: int | None = None) -> ActingSettings:
     """``base`` with the spec's acting parameters applied (``threshold`` sets both kinds unless one is given)."""
     if threshold is not None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 < threshold <= 1.0:
@@ -191,21 +192,23 @@ def _acting(who: str, base: ActingSettings, threshold: float | None, call_thresh
         card_threshold = threshold if card_threshold is None else card_threshold
     return base.merged(call_threshold=call_threshold, card_threshold=card_threshold, call_margin=call_margin,
                        card_margin=card_margin, endgame=endgame, endgame_worlds=endgame_worlds,
-                       endgame_tricks=endgame_tricks).checked(who)
+                       endgame_tricks=endgame_tricks, rollout_tricks=rollout_tricks).checked(who)
 
 
 def make_checkpoint_agent(game: Any, seed: int | None = None, path: str = "", sample: bool = False,
                           threshold: float | None = None, call_threshold: float | None = None,
                           card_threshold: float | None = None, call_margin: float | None = None,
                           card_margin: float | None = None, endgame: str | None = None,
-                          endgame_worlds: int | None = None, endgame_tricks: int | None = None) -> NeuralAgent:
+                          endgame_worlds: int | None = None, endgame_tricks: int | None = None,
+                          rollout_tricks: int | None = None) -> NeuralAgent:
     """Factory for ``make_agent("ckpt:PATH[,sample=true,threshold=..,call_threshold=..,card_threshold=..,
-    call_margin=..,card_margin=..,endgame=net|solve|pimc,endgame_worlds=..,endgame_tricks=..]", game)``
+    call_margin=..,card_margin=..,endgame=net|solve|pimc,endgame_worlds=..,endgame_tricks=..,
+    rollout_tricks=..]", game)``
     (see the module docstring; defaults: the checkpoint's own acting)."""
     if not path:
         raise BadAgentSpecError("agent 'ckpt' needs a checkpoint path: 'ckpt:runs/<run>/checkpoints/best.pt'")
     acting = _acting("ckpt", ActingSettings(), threshold, call_threshold, card_threshold, call_margin, card_margin,
-                     endgame, endgame_worlds, endgame_tricks)
+                     endgame, endgame_worlds, endgame_tricks, rollout_tricks)
     return load_neural_agent(path, game, seed=seed, sample=sample, acting=acting)
 
 
@@ -213,7 +216,7 @@ def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = Fal
                           call_threshold: float | None = None, card_threshold: float | None = None,
                           call_margin: float | None = None, card_margin: float | None = None,
                           endgame: str | None = None, endgame_worlds: int | None = None,
-                          endgame_tricks: int | None = None) -> NeuralAgent:
+                          endgame_tricks: int | None = None, rollout_tricks: int | None = None) -> NeuralAgent:
     """Factory for ``make_agent("pretrained[:...]", game)``: the checkpoint shipped for ``game``, acting by
     :data:`~tarockrl.agents.acting.PRETRAINED_ACTING` unless the spec overrides (same parameters as ``ckpt``)."""
     path = PRETRAINED_DIR / f"{game.name}.pt"
@@ -223,5 +226,6 @@ def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = Fal
                                 f"{', '.join(shipped) or 'none'}); train one with "
                                 f"'tarockrl train --config configs/{game.name}_pretrained.yaml'")
     acting = _acting("pretrained", PRETRAINED_ACTING.get(game.name, ActingSettings()), threshold, call_threshold,
-                     card_threshold, call_margin, card_margin, endgame, endgame_worlds, endgame_tricks)
+                     card_threshold, call_margin, card_margin, endgame, endgame_worlds, endgame_tricks,
+                     rollout_tricks)
     return load_neural_agent(path, game, seed=seed, sample=sample, acting=acting)
