@@ -248,3 +248,26 @@ def test_endgame_pimc_never_peeks():
             assert agent.step(other) == a, state.transcript()
             checked += 1
     assert checked >= 6
+
+
+def test_endgame_pimc_rollouts_before_the_solved_tricks():
+    """``rollout_tricks``: PIMC with heuristic rollouts between the solved endgame and ``rollout_tricks`` tricks."""
+    from tarockrl.agents.pimc import PIMCAgent, tricks_left
+
+    game, late, early = _late_positions("dreiertarock", 1, seed=19, tricks=4)
+    band = [s for s in late if tricks_left(s) > 2]
+    assert band
+    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=4,endgame_tricks=2,rollout_tricks=4", game, seed=6)
+    reference = PIMCAgent(game, seed=6, worlds=4, solve_tricks=2)
+    for state in band[::2]:
+        a = agent.step(state)
+        assert agent.endgame_pimc.last["rollouts"]
+        d = reference.evaluate(state, force=True)
+        means = dict(zip(d.actions, d.means, strict=True))
+        assert means[a] == pytest.approx(max(means.values())), state.transcript()
+    net = make_agent("pretrained:endgame=net", game, seed=6)
+    for state in early[::10]:
+        agent.endgame_pimc.last = None
+        assert agent.step(state) == net.step(state) and agent.endgame_pimc.last is None
+    with pytest.raises(BadAgentSpecError, match="rollout_tricks"):
+        make_agent("pretrained:endgame=pimc,rollout_tricks=-1", game)
