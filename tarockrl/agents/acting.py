@@ -123,10 +123,10 @@ class ActingSettings:
 
 
 PRETRAINED_ACTING: dict[str, ActingSettings] = {
-    "dreierles": ActingSettings(),
-    "dreiertarock": ActingSettings(),
+    "dreierles": ActingSettings(endgame="pimc"),
+    "dreiertarock": ActingSettings(endgame="pimc"),
     "tatteln": ActingSettings(endgame="solve"),
-    "troccas": ActingSettings(),
+    "troccas": ActingSettings(endgame="pimc", rollout_tricks=8),
 }
 """The acting settings of ``make_agent("pretrained", game)`` per game (docs/training.md "Pretrained agents" gives
 the duplicate matches that chose them); a spec parameter overrides its entry."""

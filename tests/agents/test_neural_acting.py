@@ -213,7 +213,7 @@ def test_endgame_pimc_plays_the_best_mean_and_the_net_elsewhere(name):
 
     game, late, early = _late_positions(name, 2, seed=13, tricks=3)
     assert late and early
-    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=6,endgame_tricks=3", game, seed=5)
+    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=6,endgame_tricks=3,rollout_tricks=0", game, seed=5)
     net = make_agent("pretrained:endgame=net", game, seed=5)
     reference = PIMCAgent(game, seed=5, worlds=6, solve_tricks=3)
     solved = 0
@@ -237,7 +237,7 @@ def test_endgame_pimc_plays_the_best_mean_and_the_net_elsewhere(name):
 def test_endgame_pimc_never_peeks():
     """In the last tricks, states the seat cannot tell apart get the same action."""
     game, late, _ = _late_positions("dreierles", 2, seed=17, tricks=4)
-    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=8,endgame_tricks=4", game, seed=9)
+    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=8,endgame_tricks=4,rollout_tricks=0", game, seed=9)
     rng = np.random.default_rng(3)
     checked = 0
     for state in late[::3]:
@@ -265,6 +265,8 @@ def test_endgame_pimc_rollouts_before_the_solved_tricks():
         d = reference.evaluate(state, force=True)
         means = dict(zip(d.actions, d.means, strict=True))
         assert means[a] == pytest.approx(max(means.values())), state.transcript()
+        other = state.resample_hidden(state.current_player(), 12345)  # no peeking in the rollout band either
+        assert agent.step(other) == a, state.transcript()
     net = make_agent("pretrained:endgame=net", game, seed=6)
     for state in early[::10]:
         agent.endgame_pimc.last = None
