@@ -36,6 +36,16 @@ holds the same cards in the same places (they differ only in the spent shuffle, 
 the solver adapter's ``world_key`` ignores it), so the one world is the true position and its solution is exact
 (the tests check that worlds drawn with different seeds have the same ``world_key``). A search that exceeds
 ``max_nodes`` leaves the decision to the network.
+
+**PIMC endgame** (``endgame=pimc``, :class:`EndgamePIMC`, every game): in the card play with at most
+``endgame_tricks`` tricks left (default: PIMC's ``solve_tricks`` for the game, 5 tricks in the three tarock
+games), the agent draws ``endgame_worlds`` worlds (default 32) from its own view with the game's batched sampler,
+solves every world exactly with the open-hand solver and plays the action of best mean settlement over the worlds;
+among equally good actions it takes the network's choice. This is :class:`tarockrl.agents.pimc.PIMCAgent`
+restricted to solved positions: the worlds are seeded by a hash of the agent's seed and the seat's observation and
+legal actions, so the real hidden cards are never read; if any world exceeds the solver's node budget (PIMC's
+``max_nodes``, 30,000 nodes per world), the network decides. Before the last tricks of the card play (bids,
+talon choices, discards, announcements before the play, the earlier tricks) the network decides alone.
 """
 
 from __future__ import annotations
@@ -50,10 +60,11 @@ import numpy as np
 from tarockrl.errors import BadAgentSpecError
 
 __all__ = ["ActingSettings", "PRETRAINED_ACTING", "ENDGAMES", "card_actions", "FinalPhaseSolver",
-           "has_exact_endgame"]
+           "EndgamePIMC",            "has_exact_endgame"]
 
-ENDGAMES = ("net", "solve")
-"""Values of the ``endgame`` parameter: ``net`` (the network decides everywhere) or ``solve`` (see the module)."""
+ENDGAMES = ("net", "solve", "pimc")
+"""Values of the ``endgame`` parameter: ``net`` (the network decides everywhere), ``solve`` or ``pimc`` (see the
+module)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +76,13 @@ class ActingSettings:
         card_threshold: support threshold for card actions (play and discards), in (0, 1].
         call_margin: game points by which a call's favourite must be beaten in ``Q`` to be replaced (>= 0).
         card_margin: the same for a card favourite (>= 0).
-        endgame: ``net`` or ``solve`` (exact play in a perfect-information endgame; Tatteln only).
+        endgame: ``net``, ``solve`` (exact play in a perfect-information endgame; Tatteln only) or ``pimc``
+            (solved sampled worlds in the last tricks of the card play; every game).
+        endgame_worlds: worlds per decision of ``endgame=pimc`` (1..4096).
+        endgame_tricks: ``endgame=pimc`` decides with at most this many tricks left (1..40; ``None``: PIMC's
+            default for the game, :func:`tarockrl.agents.pimc.game_defaults`).
+        rollout_tricks: ``endgame=pimc`` also decides with at most this many tricks left and more than
+            ``endgame_tricks``, valuing the worlds by heuristic rollouts instead of the solver (0: never; 0..40).
     """
 
     call_threshold: float | None = None
@@ -73,6 +90,9 @@ class ActingSettings:
     call_margin: float = 0.0
     card_margin: float = 0.0
     endgame: str = "net"
+    endgame_worlds: int = 32
+    endgame_tricks: int | None = None
+    rollout_tricks: int = 0
 
     def checked(self, who: str) -> ActingSettings:
         """These settings, or :class:`BadAgentSpecError` naming the first bad parameter (``who`` is the agent)."""
@@ -88,6 +108,12 @@ class ActingSettings:
         if self.endgame not in ENDGAMES:
             raise BadAgentSpecError(f"agent {who!r}: endgame must be one of {', '.join(ENDGAMES)}, "
                                     f"got {self.endgame!r}")
+        for name, lo, hi in (("endgame_worlds", 1, 4096), ("endgame_tricks", 1, 40), ("rollout_tricks", 0, 40)):
+            v = getattr(self, name)
+            if v is None and name == "endgame_tricks":
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
+                raise BadAgentSpecError(f"agent {who!r}: {name} must be an integer in {lo}..{hi}, got {v!r}")
         return self
 
     def merged(self, **overrides: Any) -> ActingSettings:
@@ -97,10 +123,10 @@ class ActingSettings:
 
 
 PRETRAINED_ACTING: dict[str, ActingSettings] = {
-    "dreierles": ActingSettings(),
-    "dreiertarock": ActingSettings(),
+    "dreierles": ActingSettings(endgame="pimc"),
+    "dreiertarock": ActingSettings(endgame="pimc"),
     "tatteln": ActingSettings(endgame="solve"),
-    "troccas": ActingSettings(),
+    "troccas": ActingSettings(endgame="pimc", rollout_tricks=8),
 }
 """The acting settings of ``make_agent("pretrained", game)`` per game (docs/training.md "Pretrained agents" gives
 the duplicate matches that chose them); a spec parameter overrides its entry."""
@@ -184,3 +210,81 @@ class FinalPhaseSolver:
         self.last = {"solved": True, "value": int(res.value), "nodes": int(res.nodes),
                      "action_values": dict(res.action_values)}
         return dict(res.action_values)
+
+
+class EndgamePIMC:
+    """PIMC over solved worlds in the last tricks of the card play (``endgame=pimc``, every game).
+
+    With at most ``tricks`` tricks left in the card play, the decision is that of a
+    :class:`tarockrl.agents.pimc.PIMCAgent` that only solves: ``worlds`` deals drawn from the mover's own view
+    (``game.sample_worlds``, seeded by a hash of the agent's seed and the seat's observation and legal actions, so
+    the real hidden cards are never read), each solved exactly by the open-hand solver, and the action of best mean
+    settlement over the worlds is played. If any world exceeds the solver's node budget, :meth:`values` returns
+    ``None`` and the network decides.
+
+    Args:
+        game: the :class:`tarockrl.Game`.
+        seed: the agent's seed (mixed into every decision's worlds).
+        worlds: worlds per decision.
+        tricks: at most this many tricks left (``None``: PIMC's default for the game).
+        rollout_tricks: with at most this many tricks left (and more than ``tricks``) the worlds are valued by
+            PIMC's heuristic rollouts (two per world and action) instead (0: never).
+    """
+
+    def __init__(self, game: Any, seed: int | None = None, worlds: int = 32, tricks: int | None = None,
+                 rollout_tricks: int = 0) -> None:
+        """Bind a PIMC agent to ``game``."""
+        from tarockrl.agents.pimc import PIMCAgent, PIMCUnavailableError, game_defaults
+
+        tricks = game_defaults(game)[0] if tricks is None else int(tricks)
+        try:
+            self.pimc = PIMCAgent(game, seed=seed, worlds=int(worlds), solve_tricks=tricks)
+        except PIMCUnavailableError as exc:
+            raise BadAgentSpecError(f"endgame=pimc: {exc}") from None
+        self.game = game
+        self.rollout_tricks = int(rollout_tricks)
+        self.last: dict[str, Any] | None = None
+
+    @property
+    def seed(self) -> int:
+        """The agent's seed."""
+        return self.pimc.seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self.pimc.seed = int(value)
+
+    def applies(self, state: Any) -> bool:
+        """True in the card play with at most ``tricks`` (or ``rollout_tricks``) tricks left (public)."""
+        if self.pimc._solvable(state):
+            return True
+        if self.rollout_tricks <= self.pimc.solve_tricks:
+            return False
+        from tarockrl.agents.pimc import tricks_left
+        from tarockrl.solvers import solver_for
+
+        return bool(solver_for(self.game.name).kernels.in_play(state._row)) and \
+            tricks_left(state) <= self.rollout_tricks
+
+    def values(self, state: Any) -> dict[int, float] | None:
+        """Mean value (the mover's settlement) of every legal action over the sampled worlds, solved in the last
+        ``tricks`` tricks (``None`` when a world exceeds the solver's node budget), by rollouts before."""
+        import time as _time
+
+        if not self.pimc._solvable(state):
+            d = self.pimc.evaluate(state, force=True)
+            out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
+            self.last = {"solved": False, "rollouts": True, "values": out}
+            return out
+        player = state.current_player()
+        legal = state.legal_actions()
+        seed = self.pimc.decision_seed(state, player)
+        rows = self.game.sample_worlds(state, player, self.pimc.worlds, seed=seed).rows
+        values = self.pimc._solve_worlds(rows, legal, _time.perf_counter())
+        if values is None:
+            self.last = {"solved": False}
+            return None
+        means = np.nanmean(values, axis=0)
+        out = {int(a): float(m) for a, m in zip(legal, means, strict=True) if np.isfinite(m)}
+        self.last = {"solved": True, "values": out}
+        return out

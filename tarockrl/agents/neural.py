@@ -11,7 +11,9 @@ spec, e.g. ``pretrained:call_threshold=1,endgame=solve``:
 * ``threshold``: the support threshold for every action (default: the checkpoint's ``support_threshold``);
   ``call_threshold`` / ``card_threshold``: the same for calls (bids, announcements, ...) or card actions only;
 * ``call_margin`` / ``card_margin``: game points by which ``Q`` must beat the imitation favourite to replace it;
-* ``endgame``: ``net`` or ``solve`` (Tatteln: exact play once the stock is gone, from the seat's own view).
+* ``endgame``: ``net``, ``solve`` (Tatteln: exact play once the stock is gone, from the seat's own view) or
+  ``pimc`` (every game: in the last ``endgame_tricks`` tricks of the card play, the action of best mean over
+  ``endgame_worlds`` worlds drawn from the seat's view and solved exactly).
 
 ``ckpt:PATH`` defaults to the checkpoint's own acting (threshold of the checkpoint, no margins, ``endgame=net``,
 as before these parameters existed); ``pretrained`` defaults to the per-game table
@@ -26,7 +28,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from tarockrl.agents.acting import PRETRAINED_ACTING, ActingSettings, FinalPhaseSolver, card_actions
+from tarockrl.agents.acting import PRETRAINED_ACTING, ActingSettings, EndgamePIMC, FinalPhaseSolver, card_actions
 from tarockrl.agents.base import ObservationAgent
 from tarockrl.agents.checkpoint import check_game, load_checkpoint
 from tarockrl.agents.nets import build_network, masked_logits, support_scores
@@ -65,6 +67,7 @@ class NeuralAgent(ObservationAgent):
         self.thresholds: torch.Tensor | None = None
         self.margins: torch.Tensor | None = None
         self.endgame: FinalPhaseSolver | None = None
+        self.endgame_pimc: EndgamePIMC | None = None
         a = self.acting
         custom = (a.call_threshold, a.card_threshold) != (None, None) or a.call_margin or a.card_margin
         if custom:
@@ -85,6 +88,11 @@ class NeuralAgent(ObservationAgent):
             from tarockrl.agents.pimc import game_defaults
 
             self.endgame = FinalPhaseSolver(game, seed=seed, max_nodes=game_defaults(game)[1])
+        elif a.endgame == "pimc":
+            if game is None:
+                raise BadAgentSpecError("endgame=pimc needs the game")
+            self.endgame_pimc = EndgamePIMC(game, seed=seed, worlds=a.endgame_worlds, tricks=a.endgame_tricks,
+                                            rollout_tricks=a.rollout_tricks)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling generator when ``seed`` is given."""
@@ -92,20 +100,27 @@ class NeuralAgent(ObservationAgent):
             self.rng = np.random.default_rng(seed)
             if self.endgame is not None:
                 self.endgame.seed = int(seed)
+            if self.endgame_pimc is not None:
+                self.endgame_pimc.seed = int(seed)
 
     def step(self, state: Any) -> int:
-        """The action for ``state.current_player()`` from its observation; with ``endgame=solve``, in a
-        perfect-information endgame, an exactly best action (ties: the network's choice among them)."""
+        """The action for ``state.current_player()`` from its observation; with ``endgame=solve`` (in a
+        perfect-information endgame) or ``endgame=pimc`` (in the last tricks), an action of best searched value
+        (ties: the network's choice among them)."""
         player = state.current_player()
         if player < 0:
             raise ValueError("step: the deal is over, there is no seat to act")
         obs = state.observation(player)
         mask = np.asarray(state.legal_action_mask()).astype(bool)
-        if self.endgame is not None and mask.sum() > 1 and self.endgame.applies(obs):
-            values = self.endgame.values(state, obs)
-            if values is not None:
+        if mask.sum() > 1:
+            values = None
+            if self.endgame is not None and self.endgame.applies(obs):
+                values = self.endgame.values(state, obs)
+            elif self.endgame_pimc is not None and self.endgame_pimc.applies(state):
+                values = self.endgame_pimc.values(state)
+            if values:
                 best = max(values.values())
-                tied = [a for a, v in values.items() if v == best and mask[a]]
+                tied = [a for a, v in values.items() if v >= best - 1e-9 and mask[a]]
                 if len(tied) == 1:
                     return int(tied[0])
                 if tied:
@@ -167,7 +182,8 @@ def load_neural_agent(path: str | Path, game: Any, seed: int | None = None, samp
 
 def _acting(who: str, base: ActingSettings, threshold: float | None, call_threshold: float | None,
             card_threshold: float | None, call_margin: float | None, card_margin: float | None,
-            endgame: str | None) -> ActingSettings:
+            endgame: str | None, endgame_worlds: int | None = None,
+            endgame_tricks: int | None = None, rollout_tricks: int | None = None) -> ActingSettings:
     """``base`` with the spec's acting parameters applied (``threshold`` sets both kinds unless one is given)."""
     if threshold is not None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 < threshold <= 1.0:
@@ -175,27 +191,32 @@ def _acting(who: str, base: ActingSettings, threshold: float | None, call_thresh
         call_threshold = threshold if call_threshold is None else call_threshold
         card_threshold = threshold if card_threshold is None else card_threshold
     return base.merged(call_threshold=call_threshold, card_threshold=card_threshold, call_margin=call_margin,
-                       card_margin=card_margin, endgame=endgame).checked(who)
+                       card_margin=card_margin, endgame=endgame, endgame_worlds=endgame_worlds,
+                       endgame_tricks=endgame_tricks, rollout_tricks=rollout_tricks).checked(who)
 
 
 def make_checkpoint_agent(game: Any, seed: int | None = None, path: str = "", sample: bool = False,
                           threshold: float | None = None, call_threshold: float | None = None,
                           card_threshold: float | None = None, call_margin: float | None = None,
-                          card_margin: float | None = None, endgame: str | None = None) -> NeuralAgent:
+                          card_margin: float | None = None, endgame: str | None = None,
+                          endgame_worlds: int | None = None, endgame_tricks: int | None = None,
+                          rollout_tricks: int | None = None) -> NeuralAgent:
     """Factory for ``make_agent("ckpt:PATH[,sample=true,threshold=..,call_threshold=..,card_threshold=..,
-    call_margin=..,card_margin=..,endgame=net|solve]", game)`` (see the module docstring; defaults: the
-    checkpoint's own acting)."""
+    call_margin=..,card_margin=..,endgame=net|solve|pimc,endgame_worlds=..,endgame_tricks=..,
+    rollout_tricks=..]", game)``
+    (see the module docstring; defaults: the checkpoint's own acting)."""
     if not path:
         raise BadAgentSpecError("agent 'ckpt' needs a checkpoint path: 'ckpt:runs/<run>/checkpoints/best.pt'")
     acting = _acting("ckpt", ActingSettings(), threshold, call_threshold, card_threshold, call_margin, card_margin,
-                     endgame)
+                     endgame, endgame_worlds, endgame_tricks, rollout_tricks)
     return load_neural_agent(path, game, seed=seed, sample=sample, acting=acting)
 
 
 def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = False, threshold: float | None = None,
                           call_threshold: float | None = None, card_threshold: float | None = None,
                           call_margin: float | None = None, card_margin: float | None = None,
-                          endgame: str | None = None) -> NeuralAgent:
+                          endgame: str | None = None, endgame_worlds: int | None = None,
+                          endgame_tricks: int | None = None, rollout_tricks: int | None = None) -> NeuralAgent:
     """Factory for ``make_agent("pretrained[:...]", game)``: the checkpoint shipped for ``game``, acting by
     :data:`~tarockrl.agents.acting.PRETRAINED_ACTING` unless the spec overrides (same parameters as ``ckpt``)."""
     path = PRETRAINED_DIR / f"{game.name}.pt"
@@ -205,5 +226,6 @@ def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = Fal
                                 f"{', '.join(shipped) or 'none'}); train one with "
                                 f"'tarockrl train --config configs/{game.name}_pretrained.yaml'")
     acting = _acting("pretrained", PRETRAINED_ACTING.get(game.name, ActingSettings()), threshold, call_threshold,
-                     card_threshold, call_margin, card_margin, endgame)
+                     card_threshold, call_margin, card_margin, endgame, endgame_worlds, endgame_tricks,
+                     rollout_tricks)
     return load_neural_agent(path, game, seed=seed, sample=sample, acting=acting)

@@ -37,6 +37,7 @@ def test_defaults_pretrained_from_the_table_and_ckpt_as_before():
         a = make_agent("pretrained", name)
         assert a.acting == PRETRAINED_ACTING[name]
         assert (a.endgame is not None) == (PRETRAINED_ACTING[name].endgame == "solve")
+        assert (a.endgame_pimc is not None) == (PRETRAINED_ACTING[name].endgame == "pimc")
     c = make_agent(f"ckpt:{PRETRAINED_DIR / 'tatteln.pt'}", "tatteln")
     assert c.acting == ActingSettings() and c.thresholds is None and c.margins is None and c.endgame is None
     assert make_agent("pretrained:endgame=net", "tatteln").endgame is None
@@ -173,3 +174,102 @@ def test_endgame_never_peeks():
             assert agent.step(other) == a, state.transcript()
             checked += 1
     assert checked >= 14
+
+
+# ---- endgame=pimc: solved sampled worlds in the last tricks (every game) --------------------------------------
+def test_endgame_pimc_parameters():
+    a = make_agent("pretrained:endgame=pimc,endgame_worlds=8,endgame_tricks=3", "dreierles", seed=4)
+    assert a.acting.endgame == "pimc" and a.endgame is None
+    assert (a.endgame_pimc.pimc.worlds, a.endgame_pimc.pimc.solve_tricks, a.endgame_pimc.seed) == (8, 3, 4)
+    assert make_agent("pretrained:endgame=pimc", "troccas").endgame_pimc.pimc.solve_tricks == 5  # PIMC's default
+    assert make_agent("pretrained:endgame=net", "dreierles").endgame_pimc is None
+    for spec, word in (("endgame_worlds=0", "endgame_worlds"), ("endgame_worlds=2.5", "endgame_worlds"),
+                       ("endgame_tricks=0", "endgame_tricks"), ("endgame_tricks=99", "endgame_tricks")):
+        with pytest.raises(BadAgentSpecError, match=word):
+            make_agent(f"pretrained:endgame=pimc,{spec}", "dreierles")
+
+
+def _late_positions(name: str, n_deals: int, seed: int, tricks: int):
+    """Positions with a choice from deals of ``rules`` against itself: (in the last ``tricks`` tricks of the card
+    play, earlier)."""
+    from tarockrl.agents.pimc import PIMCAgent
+
+    game = tarockrl.make_game(name)
+    probe = PIMCAgent(game, solve_tricks=tricks)
+    rules = make_agent("rules", game, seed=seed)
+    late, early = [], []
+    for d in range(n_deals):
+        state = game.new_initial_state(seed=seed, deal_id=d)
+        while not state.is_terminal():
+            if len(state.legal_actions()) > 1:
+                (late if probe._solvable(state) else early).append(state.clone())
+            state.apply_action(rules.step(state))
+    return game, late, early
+
+
+@pytest.mark.parametrize("name", ["dreierles", "troccas"])
+def test_endgame_pimc_plays_the_best_mean_and_the_net_elsewhere(name):
+    from tarockrl.agents.pimc import PIMCAgent
+
+    game, late, early = _late_positions(name, 2, seed=13, tricks=3)
+    assert late and early
+    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=6,endgame_tricks=3,rollout_tricks=0", game, seed=5)
+    net = make_agent("pretrained:endgame=net", game, seed=5)
+    reference = PIMCAgent(game, seed=5, worlds=6, solve_tricks=3)
+    solved = 0
+    for state in late[::2]:
+        a = agent.step(state)
+        d = reference.evaluate(state)
+        if d.method != "solver":  # over the node budget: the network decides
+            assert not agent.endgame_pimc.last["solved"] and a == net.step(state)
+            continue
+        assert agent.endgame_pimc.last["solved"]
+        solved += 1
+        means = dict(zip(d.actions, d.means, strict=True))
+        assert means[a] == pytest.approx(max(means.values())), state.transcript()
+    assert solved >= 3
+    for state in early[::10]:
+        agent.endgame_pimc.last = None
+        assert agent.step(state) == net.step(state)
+        assert agent.endgame_pimc.last is None  # no search before the last tricks
+
+
+def test_endgame_pimc_never_peeks():
+    """In the last tricks, states the seat cannot tell apart get the same action."""
+    game, late, _ = _late_positions("dreierles", 2, seed=17, tricks=4)
+    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=8,endgame_tricks=4,rollout_tricks=0", game, seed=9)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for state in late[::3]:
+        p = state.current_player()
+        a = agent.step(state)
+        for _ in range(2):
+            other = state.resample_hidden(p, int(rng.integers(1 << 40)))
+            assert agent.step(other) == a, state.transcript()
+            checked += 1
+    assert checked >= 6
+
+
+def test_endgame_pimc_rollouts_before_the_solved_tricks():
+    """``rollout_tricks``: PIMC with heuristic rollouts between the solved endgame and ``rollout_tricks`` tricks."""
+    from tarockrl.agents.pimc import PIMCAgent, tricks_left
+
+    game, late, early = _late_positions("dreiertarock", 1, seed=19, tricks=4)
+    band = [s for s in late if tricks_left(s) > 2]
+    assert band
+    agent = make_agent("pretrained:endgame=pimc,endgame_worlds=4,endgame_tricks=2,rollout_tricks=4", game, seed=6)
+    reference = PIMCAgent(game, seed=6, worlds=4, solve_tricks=2)
+    for state in band[::2]:
+        a = agent.step(state)
+        assert agent.endgame_pimc.last["rollouts"]
+        d = reference.evaluate(state, force=True)
+        means = dict(zip(d.actions, d.means, strict=True))
+        assert means[a] == pytest.approx(max(means.values())), state.transcript()
+        other = state.resample_hidden(state.current_player(), 12345)  # no peeking in the rollout band either
+        assert agent.step(other) == a, state.transcript()
+    net = make_agent("pretrained:endgame=net", game, seed=6)
+    for state in early[::10]:
+        agent.endgame_pimc.last = None
+        assert agent.step(state) == net.step(state) and agent.endgame_pimc.last is None
+    with pytest.raises(BadAgentSpecError, match="rollout_tricks"):
+        make_agent("pretrained:endgame=pimc,rollout_tricks=-1", game)
