@@ -164,16 +164,22 @@ def test_endgame_never_peeks():
     """The action depends only on the seat's view: resampled hidden cards give the same action (both phases)."""
     game, stock, final = _tatteln_positions(2, seed=21)
     agent = make_agent("pretrained", game, seed=7)
-    rng = np.random.default_rng(2)
+    assert _same_action_on_resampled_views(agent, stock[::8] + final[::3], seed=2) >= 14
+
+
+def _same_action_on_resampled_views(agent, states, seed: int, repeats: int = 2) -> int:
+    """Assert that ``agent`` takes the same action in every state as in states with the hidden cards redrawn from
+    the mover's view (the agent cannot tell them apart); the number of redrawn states checked."""
+    rng = np.random.default_rng(seed)
     checked = 0
-    for state in stock[::8] + final[::3]:
+    for state in states:
         p = state.current_player()
         a = agent.step(state)
-        for _ in range(2):
+        for _ in range(repeats):
             other = state.resample_hidden(p, int(rng.integers(1 << 40)))
             assert agent.step(other) == a, state.transcript()
             checked += 1
-    assert checked >= 14
+    return checked
 
 
 # ---- endgame=pimc: solved sampled worlds in the last tricks (every game) --------------------------------------
@@ -238,16 +244,7 @@ def test_endgame_pimc_never_peeks():
     """In the last tricks, states the seat cannot tell apart get the same action."""
     game, late, _ = _late_positions("dreierles", 2, seed=17, tricks=4)
     agent = make_agent("pretrained:endgame=pimc,endgame_worlds=8,endgame_tricks=4,rollout_tricks=0", game, seed=9)
-    rng = np.random.default_rng(3)
-    checked = 0
-    for state in late[::3]:
-        p = state.current_player()
-        a = agent.step(state)
-        for _ in range(2):
-            other = state.resample_hidden(p, int(rng.integers(1 << 40)))
-            assert agent.step(other) == a, state.transcript()
-            checked += 1
-    assert checked >= 6
+    assert _same_action_on_resampled_views(agent, late[::3], seed=3) >= 6
 
 
 def test_endgame_pimc_rollouts_before_the_solved_tricks():

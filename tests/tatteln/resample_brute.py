@@ -145,3 +145,18 @@ def multinomial_placements(bound, caps):
 def factorial(n: int) -> int:
     """n! (a shorthand for the tests)."""
     return math.factorial(n)
+
+
+def stock_phase_key(game, state, player):
+    """A key of a sampled world's deal for stock-phase uniformity tests: (the stock's next card, the opponent's last
+    hidden draw, the opponent's dealt hand as a sorted tuple)."""
+    out = R._prepare(state.row, np.int64(player), game.encoded_options)
+    slots, nd = out[4], int(out[8])
+    top, last = int(slots[nd + 1]), int(slots[nd])
+    dealer = int(state.row[DEALER])
+    opp_pos = [i for i in range(18) if ((1 - dealer) if i % 2 == 0 else dealer) == 1 - player]
+
+    def key(wd):
+        return int(wd[top]), int(wd[last]), tuple(sorted(int(wd[i]) for i in opp_pos))
+
+    return key

@@ -20,6 +20,7 @@ from tests.tatteln.resample_brute import (
     hidden_positions,
     multinomial_placements,
     stepwise_consistent,
+    stock_phase_key,
 )
 
 GAME = tarockrl.make_game("tatteln")
@@ -240,17 +241,7 @@ def test_uniform_against_exact_enumeration_stock_phase():
     positions = _small_positions(GAME, "stock", 60000, 1, steps=(13, 5))
     assert positions
     state, p = positions[0]
-    out = R._prepare(state.row, np.int64(p), GAME.encoded_options)
-    slots, nd = out[4], int(out[8])
-    top, last = int(slots[nd + 1]), int(slots[nd])
-
-    dealer = int(state.row[L.DEALER])
-    opp_pos = [i for i in range(18) if ((1 - dealer) if i % 2 == 0 else dealer) == 1 - p]
-
-    def key(wd):
-        return int(wd[top]), int(wd[last]), tuple(sorted(int(wd[i]) for i in opp_pos))
-
-    n_cells, total, pvalue = _uniformity(GAME, state, p, key, per_cell=30)
+    n_cells, total, pvalue = _uniformity(GAME, state, p, stock_phase_key(GAME, state, p), per_cell=30)
     assert n_cells > 50 and pvalue > 1e-4
 
 

@@ -16,7 +16,7 @@ import tarockrl
 from tarockrl.games.tatteln import layout as L
 from tarockrl.games.tatteln import resample as R
 from tests.hidden.common import chi2_pvalue, random_position
-from tests.tatteln.resample_brute import enumerate_worlds
+from tests.tatteln.resample_brute import enumerate_worlds, stock_phase_key
 from tests.tatteln.test_resample import shuffles
 
 GAME = tarockrl.make_game("tatteln")
@@ -81,16 +81,7 @@ def test_exact_count_and_uniformity_stock_phase_with_binding_announcements():
     positions = _binding(GAME, "stock", 60000, 0, (9, 9), 1)
     assert positions
     state, p = positions[0]
-    out = R._prepare(state.row, np.int64(p), GAME.encoded_options)
-    slots, nd = out[4], int(out[8])
-    top, last = int(slots[nd + 1]), int(slots[nd])
-    dealer = int(state.row[L.DEALER])
-    opp_pos = [i for i in range(18) if ((1 - dealer) if i % 2 == 0 else dealer) == 1 - p]
-
-    def key(wd):
-        return int(wd[top]), int(wd[last]), tuple(sorted(int(wd[i]) for i in opp_pos))
-
-    cells, total, pvalue = _check_exact(GAME, state, p, key, per_cell=25)
+    cells, total, pvalue = _check_exact(GAME, state, p, stock_phase_key(GAME, state, p), per_cell=25)
     assert cells > 20 and pvalue > 1e-4
 
 
