@@ -44,7 +44,9 @@ solves every world exactly with the open-hand solver and plays the action of bes
 among equally good actions it takes the network's choice. This is :class:`tarockrl.agents.pimc.PIMCAgent`
 restricted to solved positions: the worlds are seeded by a hash of the agent's seed and the seat's observation and
 legal actions, so the real hidden cards are never read; if any world exceeds the solver's node budget (PIMC's
-``max_nodes``, 30,000 nodes per world), the network decides. Before the last tricks of the card play (bids,
+``max_nodes``, 30,000 nodes per world), the network decides. With ``rollout_tricks=R`` (R above
+``endgame_tricks``), the card-play decisions with at most R tricks left and more than ``endgame_tricks`` are made
+the same way with PIMC's heuristic rollouts (two per world and action) in place of the solver. Before that (bids,
 talon choices, discards, announcements before the play, the earlier tricks) the network decides alone.
 """
 
@@ -60,7 +62,7 @@ import numpy as np
 from tarockrl.errors import BadAgentSpecError
 
 __all__ = ["ActingSettings", "PRETRAINED_ACTING", "ENDGAMES", "card_actions", "FinalPhaseSolver",
-           "EndgamePIMC",            "has_exact_endgame"]
+           "EndgamePIMC", "has_exact_endgame"]
 
 ENDGAMES = ("net", "solve", "pimc")
 """Values of the ``endgame`` parameter: ``net`` (the network decides everywhere), ``solve`` or ``pimc`` (see the
