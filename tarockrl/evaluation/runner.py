@@ -105,10 +105,35 @@ def _clean_records(path: Path, done: set[tuple[int, int, int]]) -> None:
 _W: dict[str, Any] = {}
 
 
+def _exit_with_parent(parent: int, period: float = 0.5) -> None:
+    """Start a daemon thread that ends this worker process once its parent (the evaluation) is gone.
+
+    A process pool's workers wait on a queue whose pipe they hold open themselves, so they would outlive a parent
+    killed by a signal it cannot handle (SIGKILL, SIGTERM, the OOM killer) and keep running orphaned. The thread
+    polls the parent pid every ``period`` seconds and exits the process when it has changed (the results already
+    saved are in the run directory, and the same command resumes the run).
+    """
+    import os
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(period)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="tarockrl-parent-watchdog", daemon=True).start()
+
+
 def _init_worker(game_name: str, options: dict, specs: list, boards: list[dict], seed: int, cv: str | None,
-                 records: bool, labels: list[str], registry: dict[str, str]) -> None:
-    """Process initializer: build the game, agents and boards once per worker process."""
+                 records: bool, labels: list[str], registry: dict[str, str], parent: int = 0) -> None:
+    """Process initializer: build the game, agents and boards once per worker process (``parent``: the pid of
+    the evaluation process, whose end ends this worker; 0: no watchdog)."""
     import numba
+
+    if parent:
+        _exit_with_parent(parent)
 
     import tarockrl
     from tarockrl.agents import registry as reg
@@ -254,7 +279,7 @@ def run_eval(game: Any, specs: list[str], boards: list[Board], out_dir: str | os
             from tarockrl.agents import registry as reg
 
             initargs = (game.name, game.options, specs, [b.to_json() for b in boards], seed, control_variate,
-                        records, labels, dict(reg._FACTORIES))
+                        records, labels, dict(reg._FACTORIES), mp.current_process().pid)
             with ProcessPoolExecutor(jobs, mp_context=mp.get_context("spawn"), initializer=_init_worker,
                                      initargs=initargs) as ex:
                 pending = set()

@@ -173,6 +173,35 @@ def test_resume_after_sigkill(tmp_path):
     assert len(recs) == 80 and len({(r["board"], r["seating"]) for r in recs}) == 80
 
 
+@pytest.mark.slow
+def test_workers_end_with_a_killed_parent(tmp_path):
+    """SIGKILL to the evaluation process alone (not its group): its worker processes end too, within seconds."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = tmp_path / "orphans"
+    proc = subprocess.Popen(_eval_cmd(out, 2), cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    results = out / "results.jsonl"
+    deadline = time.time() + 300
+    while not (results.exists() and results.read_text().count("\n") >= 4):
+        if proc.poll() is not None or time.time() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail(f"the run ended or stalled before it could be killed: {proc.stderr.read().decode()[-2000:]}")
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)  # the parent only: the workers stay in the process group
+    proc.wait()
+    deadline = time.time() + 20
+    alive = True
+    while alive and time.time() < deadline:
+        time.sleep(0.2)
+        try:
+            os.killpg(proc.pid, 0)  # any process left in the run's group?
+        except ProcessLookupError:
+            alive = False
+    if alive:
+        os.killpg(proc.pid, signal.SIGKILL)
+    assert not alive, "worker processes outlived their killed parent"
+
+
 def test_agent_objects_in_process_only(tmp_path, games):
     from tarockrl.errors import TarockError
     from tests.evaluation.agents import FirstLegal
