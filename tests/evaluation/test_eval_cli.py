@@ -143,21 +143,29 @@ def _eval_cmd(out, jobs):
             "300", "--records"]
 
 
+def _start_two_process_run(out, env, results_wanted):
+    """Start ``_eval_cmd(out, 2)`` in a new session (process group) and return it once ``results_wanted`` results
+    are saved (the test fails if the run ends first or stalls for 300 s)."""
+    proc = subprocess.Popen(_eval_cmd(out, 2), cwd=ROOT, env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    results = out / "results.jsonl"
+    deadline = time.time() + 300
+    while not (results.exists() and results.read_text().count("\n") >= results_wanted):
+        if proc.poll() is not None or time.time() > deadline:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail(f"the run ended or stalled before it could be killed: {proc.stderr.read().decode()[-2000:]}")
+        time.sleep(0.02)
+    return proc
+
+
 @pytest.mark.slow
 def test_resume_after_sigkill(tmp_path):
     """Kill a 2-process run with SIGKILL mid-way, run the same command again: same numbers as uninterrupted."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     killed = tmp_path / "killed"
-    proc = subprocess.Popen(_eval_cmd(killed, 2), cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = _start_two_process_run(killed, env, 8)
     results = killed / "results.jsonl"
-    deadline = time.time() + 300
-    while time.time() < deadline:
-        if results.exists() and results.read_text().count("\n") >= 8:
-            break
-        if proc.poll() is not None:
-            pytest.fail(f"the run ended before it could be killed: {proc.stderr.read().decode()[-2000:]}")
-        time.sleep(0.02)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     done_at_kill = results.read_text().count("\n")
@@ -176,17 +184,7 @@ def test_resume_after_sigkill(tmp_path):
 @pytest.mark.slow
 def test_workers_end_with_a_killed_parent(tmp_path):
     """SIGKILL to the evaluation process alone (not its group): its worker processes end too, within seconds."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = tmp_path / "orphans"
-    proc = subprocess.Popen(_eval_cmd(out, 2), cwd=ROOT, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    results = out / "results.jsonl"
-    deadline = time.time() + 300
-    while not (results.exists() and results.read_text().count("\n") >= 4):
-        if proc.poll() is not None or time.time() > deadline:
-            os.killpg(proc.pid, signal.SIGKILL)
-            pytest.fail(f"the run ended or stalled before it could be killed: {proc.stderr.read().decode()[-2000:]}")
-        time.sleep(0.02)
+    proc = _start_two_process_run(tmp_path / "orphans", dict(os.environ, PYTHONPATH=str(ROOT)), 4)
     os.kill(proc.pid, signal.SIGKILL)  # the parent only: the workers stay in the process group
     proc.wait()
     deadline = time.time() + 20
