@@ -126,7 +126,7 @@ class ActingSettings:
 
 PRETRAINED_ACTING: dict[str, ActingSettings] = {
     "dreierles": ActingSettings(endgame="pimc"),
-    "dreiertarock": ActingSettings(endgame="pimc"),
+    "dreiertarock": ActingSettings(endgame="pimc", endgame_tricks=6),
     "tatteln": ActingSettings(endgame="solve"),
     "troccas": ActingSettings(endgame="pimc", rollout_tricks=8),
 }
