@@ -258,35 +258,16 @@ class EndgamePIMC:
 
     def applies(self, state: Any) -> bool:
         """True in the card play with at most ``tricks`` (or ``rollout_tricks``) tricks left (public)."""
-        if self.pimc._solvable(state):
-            return True
-        if self.rollout_tricks <= self.pimc.solve_tricks:
-            return False
-        from tarockrl.agents.pimc import tricks_left
-        from tarockrl.solvers import solver_for
-
-        return bool(solver_for(self.game.name).kernels.in_play(state._row)) and \
-            tricks_left(state) <= self.rollout_tricks
+        return self.pimc.in_card_play(state, max(self.pimc.solve_tricks, self.rollout_tricks))
 
     def values(self, state: Any) -> dict[int, float] | None:
         """Mean value (the mover's settlement) of every legal action over the sampled worlds, solved in the last
         ``tricks`` tricks (``None`` when a world exceeds the solver's node budget), by rollouts before."""
-        import time as _time
-
-        if not self.pimc._solvable(state):
-            d = self.pimc.evaluate(state, force=True)
-            out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
-            self.last = {"solved": False, "rollouts": True, "values": out}
-            return out
-        player = state.current_player()
-        legal = state.legal_actions()
-        seed = self.pimc.decision_seed(state, player)
-        rows = self.game.sample_worlds(state, player, self.pimc.worlds, seed=seed).rows
-        values = self.pimc._solve_worlds(rows, legal, _time.perf_counter())
-        if values is None:
+        solved = self.pimc.in_card_play(state, self.pimc.solve_tricks)
+        d = self.pimc.evaluate(state, force=True, solve_only=solved)
+        if d is None:
             self.last = {"solved": False}
             return None
-        means = np.nanmean(values, axis=0)
-        out = {int(a): float(m) for a, m in zip(legal, means, strict=True) if np.isfinite(m)}
-        self.last = {"solved": True, "values": out}
+        out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
+        self.last = {"solved": solved, "rollouts": not solved, "values": out}
         return out

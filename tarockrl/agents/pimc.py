@@ -178,8 +178,9 @@ class PIMCAgent:
         """The action for ``state.current_player()`` (see the module docstring)."""
         return self.evaluate(state).action
 
-    def evaluate(self, state: Any, force: bool = False) -> Decision:
-        """Value every legal action of the seat to move; ``force`` also searches a forced (single) action."""
+    def evaluate(self, state: Any, force: bool = False, solve_only: bool = False) -> Decision | None:
+        """Value every legal action of the seat to move; ``force`` also searches a forced (single) action.
+        ``solve_only``: ``None`` instead of the rollout fallback when a world exceeds ``max_nodes``."""
         t0 = _time.perf_counter()
         if state.game != self.game:
             raise TarockError(f"this PIMC agent plays {self.game!r}, the state is of {state.game!r}")
@@ -207,6 +208,9 @@ class PIMCAgent:
             values = self._solve_worlds(rows, legal, t0)
             if values is not None:
                 method = "solver"
+            elif solve_only:
+                self.last = None
+                return None
         if values is None:
             values = self._rollout_worlds(rows, legal, seed, t0)
         valid = ~np.isnan(values)
@@ -221,14 +225,19 @@ class PIMCAgent:
         self.last = d
         return d
 
-    def _solvable(self, state: Any) -> bool:
+    def in_card_play(self, state: Any, tricks: int) -> bool:
+        """True when ``state`` is in the card play (as the game's solver sees it) with at most ``tricks`` tricks
+        left (public information; False for a game without a solver)."""
         from tarockrl.solvers import solver_for
 
         try:
             kernels = solver_for(self.game.name).kernels
         except TarockError:
             return False
-        return bool(kernels.in_play(state._row)) and tricks_left(state) <= self.solve_tricks
+        return bool(kernels.in_play(state._row)) and tricks_left(state) <= tricks
+
+    def _solvable(self, state: Any) -> bool:
+        return self.in_card_play(state, self.solve_tricks)
 
     def _solve_worlds(self, rows: np.ndarray, legal: list[int], t0: float) -> np.ndarray | None:
         """``values[world, action]`` by the solver, or ``None`` when a world exceeds ``max_nodes``."""
