@@ -61,12 +61,15 @@ import numpy as np
 
 from tarockrl.errors import BadAgentSpecError
 
-__all__ = ["ActingSettings", "PRETRAINED_ACTING", "ENDGAMES", "card_actions", "FinalPhaseSolver",
-           "EndgamePIMC", "has_exact_endgame"]
+__all__ = ["ActingSettings", "PRETRAINED_ACTING", "ENDGAMES", "CALL_SEARCHES", "card_actions", "FinalPhaseSolver",
+           "EndgamePIMC", "CallPIMC", "has_exact_endgame"]
 
 ENDGAMES = ("net", "solve", "pimc")
 """Values of the ``endgame`` parameter: ``net`` (the network decides everywhere), ``solve`` or ``pimc`` (see the
 module)."""
+
+CALL_SEARCHES = ("net", "pimc")
+"""Values of the ``calls`` parameter: ``net`` (the network makes the calls) or ``pimc`` (see the module)."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +86,13 @@ class ActingSettings:
         endgame_worlds: worlds per decision of ``endgame=pimc`` (1..4096).
         endgame_tricks: ``endgame=pimc`` decides with at most this many tricks left (1..40; ``None``: PIMC's
             default for the game, :func:`tarockrl.agents.pimc.game_defaults`).
+        endgame_nodes: the solver's node budget per world of ``endgame=pimc`` (1..10**9; ``None``: PIMC's default
+            for the game, 30,000; a world over it leaves the decision to the network).
         rollout_tricks: ``endgame=pimc`` also decides with at most this many tricks left and more than
             ``endgame_tricks``, valuing the worlds by heuristic rollouts instead of the solver (0: never; 0..40).
+        calls: ``net`` (the network makes every call) or ``pimc`` (a decision whose legal actions are all calls is
+            made by PIMC with heuristic rollouts, :class:`CallPIMC`).
+        call_worlds: worlds per decision of ``calls=pimc`` (1..4096).
     """
 
     call_threshold: float | None = None
@@ -94,7 +102,10 @@ class ActingSettings:
     endgame: str = "net"
     endgame_worlds: int = 32
     endgame_tricks: int | None = None
+    endgame_nodes: int | None = None
     rollout_tricks: int = 0
+    calls: str = "net"
+    call_worlds: int = 32
 
     def checked(self, who: str) -> ActingSettings:
         """These settings, or :class:`BadAgentSpecError` naming the first bad parameter (``who`` is the agent)."""
@@ -107,12 +118,16 @@ class ActingSettings:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not (math.isfinite(v) and v >= 0.0):
                 raise BadAgentSpecError(f"agent {who!r}: {name} must be a finite number >= 0 (game points), "
                                         f"got {v!r}")
+        if self.calls not in CALL_SEARCHES:
+            raise BadAgentSpecError(f"agent {who!r}: calls must be one of {', '.join(CALL_SEARCHES)}, "
+                                    f"got {self.calls!r}")
         if self.endgame not in ENDGAMES:
             raise BadAgentSpecError(f"agent {who!r}: endgame must be one of {', '.join(ENDGAMES)}, "
                                     f"got {self.endgame!r}")
-        for name, lo, hi in (("endgame_worlds", 1, 4096), ("endgame_tricks", 1, 40), ("rollout_tricks", 0, 40)):
+        for name, lo, hi in (("endgame_worlds", 1, 4096), ("call_worlds", 1, 4096), ("endgame_tricks", 1, 40),
+                             ("endgame_nodes", 1, 10**9), ("rollout_tricks", 0, 40)):
             v = getattr(self, name)
-            if v is None and name == "endgame_tricks":
+            if v is None and name in ("endgame_tricks", "endgame_nodes"):
                 continue
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
                 raise BadAgentSpecError(f"agent {who!r}: {name} must be an integer in {lo}..{hi}, got {v!r}")
@@ -231,16 +246,17 @@ class EndgamePIMC:
         tricks: at most this many tricks left (``None``: PIMC's default for the game).
         rollout_tricks: with at most this many tricks left (and more than ``tricks``) the worlds are valued by
             PIMC's heuristic rollouts (two per world and action) instead (0: never).
+        max_nodes: the solver's node budget per world (``None``: PIMC's default for the game).
     """
 
     def __init__(self, game: Any, seed: int | None = None, worlds: int = 32, tricks: int | None = None,
-                 rollout_tricks: int = 0) -> None:
+                 rollout_tricks: int = 0, max_nodes: int | None = None) -> None:
         """Bind a PIMC agent to ``game``."""
         from tarockrl.agents.pimc import PIMCAgent, PIMCUnavailableError, game_defaults
 
         tricks = game_defaults(game)[0] if tricks is None else int(tricks)
         try:
-            self.pimc = PIMCAgent(game, seed=seed, worlds=int(worlds), solve_tricks=tricks)
+            self.pimc = PIMCAgent(game, seed=seed, worlds=int(worlds), solve_tricks=tricks, max_nodes=max_nodes)
         except PIMCUnavailableError as exc:
             raise BadAgentSpecError(f"endgame=pimc: {exc}") from None
         self.game = game
@@ -270,4 +286,55 @@ class EndgamePIMC:
             return None
         out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
         self.last = {"solved": solved, "rollouts": not solved, "values": out}
+        return out
+
+
+class CallPIMC:
+    """PIMC with heuristic rollouts at the calls (``calls=pimc``, every game).
+
+    A decision with more than one legal action, all of them calls (:func:`card_actions`: bids and passes, talon
+    choices, announcements, doubles, knocks, table talk, votes), is valued by a
+    :class:`tarockrl.agents.pimc.PIMCAgent`: ``worlds`` deals drawn from the mover's own view (seeded by a hash of
+    the agent's seed and the seat's observation and legal actions, so the real hidden cards are never read), every
+    legal call followed in every world by two heuristic playouts, the mean settlement of the mover per call.
+    Decisions that offer a card (the card play, discards, a Tatteln turn where a card or a meld may be chosen) are
+    left to the network and to the endgame search.
+
+    Args:
+        game: the :class:`tarockrl.Game`.
+        seed: the agent's seed (mixed into every decision's worlds).
+        worlds: worlds per decision.
+    """
+
+    def __init__(self, game: Any, seed: int | None = None, worlds: int = 32) -> None:
+        """Bind a PIMC agent to ``game`` and mark its card actions."""
+        from tarockrl.agents.pimc import PIMCAgent, PIMCUnavailableError
+
+        try:
+            self.pimc = PIMCAgent(game, seed=seed, worlds=int(worlds), solve_tricks=0)
+        except PIMCUnavailableError as exc:
+            raise BadAgentSpecError(f"calls=pimc: {exc}") from None
+        self.game = game
+        self.cards = card_actions(game)
+        self.last: dict[str, Any] | None = None
+
+    @property
+    def seed(self) -> int:
+        """The agent's seed."""
+        return self.pimc.seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self.pimc.seed = int(value)
+
+    def applies(self, mask: np.ndarray) -> bool:
+        """True when more than one action is legal and none of them is a card action (public)."""
+        legal = np.asarray(mask, dtype=bool)
+        return int(legal.sum()) > 1 and not bool((legal & self.cards).any())
+
+    def values(self, state: Any) -> dict[int, float]:
+        """Mean rollout value (the mover's settlement) of every legal call over the sampled worlds."""
+        d = self.pimc.evaluate(state, force=True)
+        out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
+        self.last = {"values": out, "method": d.method}
         return out

@@ -28,7 +28,14 @@ from typing import Any
 import numpy as np
 import torch
 
-from tarockrl.agents.acting import PRETRAINED_ACTING, ActingSettings, EndgamePIMC, FinalPhaseSolver, card_actions
+from tarockrl.agents.acting import (
+    PRETRAINED_ACTING,
+    ActingSettings,
+    CallPIMC,
+    EndgamePIMC,
+    FinalPhaseSolver,
+    card_actions,
+)
 from tarockrl.agents.base import ObservationAgent
 from tarockrl.agents.checkpoint import check_game, load_checkpoint
 from tarockrl.agents.nets import build_network, masked_logits, support_scores
@@ -68,6 +75,7 @@ class NeuralAgent(ObservationAgent):
         self.margins: torch.Tensor | None = None
         self.endgame: FinalPhaseSolver | None = None
         self.endgame_pimc: EndgamePIMC | None = None
+        self.call_pimc: CallPIMC | None = None
         a = self.acting
         custom = (a.call_threshold, a.card_threshold) != (None, None) or a.call_margin or a.card_margin
         if custom:
@@ -92,7 +100,11 @@ class NeuralAgent(ObservationAgent):
             if game is None:
                 raise BadAgentSpecError("endgame=pimc needs the game")
             self.endgame_pimc = EndgamePIMC(game, seed=seed, worlds=a.endgame_worlds, tricks=a.endgame_tricks,
-                                            rollout_tricks=a.rollout_tricks)
+                                            rollout_tricks=a.rollout_tricks, max_nodes=a.endgame_nodes)
+        if a.calls == "pimc":
+            if game is None:
+                raise BadAgentSpecError("calls=pimc needs the game")
+            self.call_pimc = CallPIMC(game, seed=seed, worlds=a.call_worlds)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the sampling generator when ``seed`` is given."""
@@ -102,11 +114,13 @@ class NeuralAgent(ObservationAgent):
                 self.endgame.seed = int(seed)
             if self.endgame_pimc is not None:
                 self.endgame_pimc.seed = int(seed)
+            if self.call_pimc is not None:
+                self.call_pimc.seed = int(seed)
 
     def step(self, state: Any) -> int:
         """The action for ``state.current_player()`` from its observation; with ``endgame=solve`` (in a
-        perfect-information endgame) or ``endgame=pimc`` (in the last tricks), an action of best searched value
-        (ties: the network's choice among them)."""
+        perfect-information endgame), ``endgame=pimc`` (in the last tricks) or ``calls=pimc`` (a decision among
+        calls only), an action of best searched value (ties: the network's choice among them)."""
         player = state.current_player()
         if player < 0:
             raise ValueError("step: the deal is over, there is no seat to act")
@@ -114,7 +128,9 @@ class NeuralAgent(ObservationAgent):
         mask = np.asarray(state.legal_action_mask()).astype(bool)
         if mask.sum() > 1:
             values = None
-            if self.endgame is not None and self.endgame.applies(obs):
+            if self.call_pimc is not None and self.call_pimc.applies(mask):
+                values = self.call_pimc.values(state)
+            elif self.endgame is not None and self.endgame.applies(obs):
                 values = self.endgame.values(state, obs)
             elif self.endgame_pimc is not None and self.endgame_pimc.applies(state):
                 values = self.endgame_pimc.values(state)
@@ -183,7 +199,8 @@ def load_neural_agent(path: str | Path, game: Any, seed: int | None = None, samp
 def _acting(who: str, base: ActingSettings, threshold: float | None, call_threshold: float | None,
             card_threshold: float | None, call_margin: float | None, card_margin: float | None,
             endgame: str | None, endgame_worlds: int | None = None,
-            endgame_tricks: int | None = None, rollout_tricks: int | None = None) -> ActingSettings:
+            endgame_tricks: int | None = None, rollout_tricks: int | None = None, calls: str | None = None,
+            call_worlds: int | None = None, endgame_nodes: int | None = None) -> ActingSettings:
     """``base`` with the spec's acting parameters applied (``threshold`` sets both kinds unless one is given)."""
     if threshold is not None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 < threshold <= 1.0:
@@ -192,7 +209,8 @@ def _acting(who: str, base: ActingSettings, threshold: float | None, call_thresh
         card_threshold = threshold if card_threshold is None else card_threshold
     return base.merged(call_threshold=call_threshold, card_threshold=card_threshold, call_margin=call_margin,
                        card_margin=card_margin, endgame=endgame, endgame_worlds=endgame_worlds,
-                       endgame_tricks=endgame_tricks, rollout_tricks=rollout_tricks).checked(who)
+                       endgame_tricks=endgame_tricks, rollout_tricks=rollout_tricks, calls=calls,
+                       call_worlds=call_worlds, endgame_nodes=endgame_nodes).checked(who)
 
 
 def make_checkpoint_agent(game: Any, seed: int | None = None, path: str = "", sample: bool = False,
@@ -200,15 +218,16 @@ def make_checkpoint_agent(game: Any, seed: int | None = None, path: str = "", sa
                           card_threshold: float | None = None, call_margin: float | None = None,
                           card_margin: float | None = None, endgame: str | None = None,
                           endgame_worlds: int | None = None, endgame_tricks: int | None = None,
-                          rollout_tricks: int | None = None) -> NeuralAgent:
+                          rollout_tricks: int | None = None, calls: str | None = None,
+                          call_worlds: int | None = None, endgame_nodes: int | None = None) -> NeuralAgent:
     """Factory for ``make_agent("ckpt:PATH[,sample=true,threshold=..,call_threshold=..,card_threshold=..,
     call_margin=..,card_margin=..,endgame=net|solve|pimc,endgame_worlds=..,endgame_tricks=..,
-    rollout_tricks=..]", game)``
+    endgame_nodes=..,rollout_tricks=..,calls=net|pimc,call_worlds=..]", game)``
     (see the module docstring; defaults: the checkpoint's own acting)."""
     if not path:
         raise BadAgentSpecError("agent 'ckpt' needs a checkpoint path: 'ckpt:runs/<run>/checkpoints/best.pt'")
     acting = _acting("ckpt", ActingSettings(), threshold, call_threshold, card_threshold, call_margin, card_margin,
-                     endgame, endgame_worlds, endgame_tricks, rollout_tricks)
+                     endgame, endgame_worlds, endgame_tricks, rollout_tricks, calls, call_worlds, endgame_nodes)
     return load_neural_agent(path, game, seed=seed, sample=sample, acting=acting)
 
 
@@ -216,7 +235,9 @@ def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = Fal
                           call_threshold: float | None = None, card_threshold: float | None = None,
                           call_margin: float | None = None, card_margin: float | None = None,
                           endgame: str | None = None, endgame_worlds: int | None = None,
-                          endgame_tricks: int | None = None, rollout_tricks: int | None = None) -> NeuralAgent:
+                          endgame_tricks: int | None = None, rollout_tricks: int | None = None,
+                          calls: str | None = None, call_worlds: int | None = None,
+                          endgame_nodes: int | None = None) -> NeuralAgent:
     """Factory for ``make_agent("pretrained[:...]", game)``: the checkpoint shipped for ``game``, acting by
     :data:`~tarockrl.agents.acting.PRETRAINED_ACTING` unless the spec overrides (same parameters as ``ckpt``)."""
     path = PRETRAINED_DIR / f"{game.name}.pt"
@@ -227,5 +248,5 @@ def make_pretrained_agent(game: Any, seed: int | None = None, sample: bool = Fal
                                 f"'tarockrl train --config configs/{game.name}_pretrained.yaml'")
     acting = _acting("pretrained", PRETRAINED_ACTING.get(game.name, ActingSettings()), threshold, call_threshold,
                      card_threshold, call_margin, card_margin, endgame, endgame_worlds, endgame_tricks,
-                     rollout_tricks)
+                     rollout_tricks, calls, call_worlds, endgame_nodes)
     return load_neural_agent(path, game, seed=seed, sample=sample, acting=acting)

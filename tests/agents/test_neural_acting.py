@@ -270,3 +270,67 @@ def test_endgame_pimc_rollouts_before_the_solved_tricks():
         assert agent.step(state) == net.step(state) and agent.endgame_pimc.last is None
     with pytest.raises(BadAgentSpecError, match="rollout_tricks"):
         make_agent("pretrained:endgame=pimc,rollout_tricks=-1", game)
+
+
+def test_endgame_nodes_is_the_solver_budget_of_the_endgame():
+    """``endgame_nodes`` reaches the solver; with a budget of one node every world is over it and the net decides."""
+    a = make_agent("pretrained:endgame=pimc,endgame_nodes=250000", "dreiertarock")
+    assert a.endgame_pimc.pimc.max_nodes == 250_000
+    assert make_agent("pretrained:endgame=pimc", "dreiertarock").endgame_pimc.pimc.max_nodes == 30_000
+    for bad in ("0", "1.5", "x"):
+        with pytest.raises(BadAgentSpecError, match="endgame_nodes"):
+            make_agent(f"pretrained:endgame=pimc,endgame_nodes={bad}", "dreiertarock")
+    game, late, _ = _late_positions("dreierles", 1, seed=23, tricks=3)
+    tiny = make_agent("pretrained:endgame=pimc,endgame_worlds=4,endgame_tricks=3,endgame_nodes=1", game, seed=2)
+    net = make_agent("pretrained:endgame=net", game, seed=2)
+    for state in late[::2]:
+        assert tiny.step(state) == net.step(state)
+        if len(state.legal_actions()) > 1:
+            assert tiny.endgame_pimc.last == {"solved": False}
+
+
+# ---- calls=pimc: PIMC with heuristic rollouts at the calls ---------------------------------------------------
+def _call_positions(name: str, n_deals: int, seed: int):
+    """Positions of ``rules`` self-play whose legal actions are two or more calls, and positions offering a card."""
+    game = tarockrl.make_game(name)
+    cards = card_actions(game)
+    rules = make_agent("rules", game, seed=seed)
+    calls, others = [], []
+    for d in range(n_deals):
+        state = game.new_initial_state(seed=seed, deal_id=d)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                (others if cards[legal].any() else calls).append(state.clone())
+            state.apply_action(rules.step(state))
+    return game, calls, others
+
+
+def test_calls_pimc_plays_the_best_rollout_mean_at_calls_only():
+    from tarockrl.agents.pimc import PIMCAgent
+
+    game, calls, others = _call_positions("dreiertarock", 3, seed=31)
+    assert len(calls) >= 6 and others
+    agent = make_agent("pretrained:calls=pimc,call_worlds=6,endgame=net", game, seed=8)
+    assert (agent.call_pimc.pimc.worlds, agent.call_pimc.pimc.solve_tricks) == (6, 0)
+    reference = PIMCAgent(game, seed=8, worlds=6, solve_tricks=0)
+    for state in calls:
+        a = agent.step(state)
+        d = reference.evaluate(state, force=True)
+        means = dict(zip(d.actions, d.means, strict=True))
+        assert means[a] == pytest.approx(max(means.values())), state.transcript()
+        assert agent.call_pimc.last["values"] == pytest.approx({k: float(v) for k, v in means.items()})
+    net = make_agent("pretrained:endgame=net", game, seed=8)
+    for state in others[::15]:
+        agent.call_pimc.last = None
+        assert agent.step(state) == net.step(state) and agent.call_pimc.last is None
+
+
+def test_calls_pimc_never_peeks_and_bad_values_are_named():
+    game, calls, _ = _call_positions("dreierles", 3, seed=37)
+    agent = make_agent("pretrained:calls=pimc,call_worlds=8,endgame=net", game, seed=3)
+    assert _same_action_on_resampled_views(agent, calls[::2], seed=5) >= 4
+    for spec, word in (("calls=search", "calls"), ("call_worlds=0", "call_worlds"),
+                       ("call_worlds=5000", "call_worlds")):
+        with pytest.raises(BadAgentSpecError, match=word):
+            make_agent(f"pretrained:{spec}", game)
