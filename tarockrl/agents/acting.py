@@ -48,6 +48,13 @@ legal actions, so the real hidden cards are never read; if any world exceeds the
 ``endgame_tricks``), the card-play decisions with at most R tricks left and more than ``endgame_tricks`` are made
 the same way with PIMC's heuristic rollouts (two per world and action) in place of the solver. Before that (bids,
 talon choices, discards, announcements before the play, the earlier tricks) the network decides alone.
+``endgame_nodes`` sets the solver's node budget per world (default: PIMC's, 30,000).
+
+**PIMC at the calls** (``calls=pimc``, :class:`CallPIMC`, every game): a decision whose legal actions are all calls
+(see above) is made by PIMC with heuristic rollouts over ``call_worlds`` worlds (default 32) drawn from the seat's
+own view; decisions that offer a card stay with the network. PIMC's worlds honour what the rules reveal but not
+what the other seats' bids suggest (``docs/agents.md``), so its doubles and announcements after a strong bid are
+reckless; docs/training.md gives the measured effect (Dreiertarock: worse than the network's calls).
 """
 
 from __future__ import annotations

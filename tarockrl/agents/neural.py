@@ -13,7 +13,10 @@ spec, e.g. ``pretrained:call_threshold=1,endgame=solve``:
 * ``call_margin`` / ``card_margin``: game points by which ``Q`` must beat the imitation favourite to replace it;
 * ``endgame``: ``net``, ``solve`` (Tatteln: exact play once the stock is gone, from the seat's own view) or
   ``pimc`` (every game: in the last ``endgame_tricks`` tricks of the card play, the action of best mean over
-  ``endgame_worlds`` worlds drawn from the seat's view and solved exactly).
+  ``endgame_worlds`` worlds drawn from the seat's view and solved exactly; ``endgame_nodes``: the solver's node
+  budget per world);
+* ``calls``: ``net`` or ``pimc`` (a decision among calls only is made by PIMC with heuristic rollouts over
+  ``call_worlds`` worlds).
 
 ``ckpt:PATH`` defaults to the checkpoint's own acting (threshold of the checkpoint, no margins, ``endgame=net``,
 as before these parameters existed); ``pretrained`` defaults to the per-game table
