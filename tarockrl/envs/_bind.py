@@ -39,6 +39,9 @@ def drivers(game: Game) -> ModuleType:
     # mostly its history and deal archive, touched once per action or per deal) the slots up to the history length
     n = int(d.state_len)
     constants["PREFETCH_SLOTS"] = n if n <= _SMALL_ROW else min(n, int(d.slot_hist_len) + 1)
+    # and the history line the next actions write, when it lies beyond those slots
+    constants["SLOT_HIST"] = int(d.slot_hist)
+    constants["PREFETCH_HIST"] = n > _SMALL_ROW and int(d.slot_hist) >= constants["PREFETCH_SLOTS"]
     update = getattr(d, "observe_update", None)
     constants["NRT_OBSERVE_UPDATE"] = _needs_nrt(update)
     constants["OBS_MEMO_LEN"] = int(d.obs_memo_len) if update is not None else 0

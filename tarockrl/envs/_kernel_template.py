@@ -73,6 +73,9 @@ HAS_OBSERVE_UPDATE = False  # the game provides observe_update (optional, its ob
 observe_update = None  # (row, player, opts, out, memo, valid): observe rewriting only what changed
 NRT_OBSERVE_UPDATE = True
 OBS_MEMO_LEN = 0  # int64 words of observe_update's memo
+SLOT_HIST_LEN = 0
+SLOT_HIST = 0  # first history slot (the row's action record)
+PREFETCH_HIST = False  # also prefetch the history slot the next action writes (large rows, history beyond the hot part)
 PREFETCH_SLOTS = 1  # leading state slots that ``run`` prefetches (the row's hot part; the rest is touched rarely)
 # ---- bindings (end) -------------------------------------------------------------------------------------------
 
@@ -547,6 +550,9 @@ def _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, le
     for i in range(lo, hi):
         if PREFETCH_AHEAD > 0 and i + PREFETCH_AHEAD < hi:
             prefetch_learner_row(i + PREFETCH_AHEAD, rows, ctrl, legal, obs_out, mask_out, qout, coded)
+        if PREFETCH_HIST and i + 1 < hi:  # its hot part (with the history length) was fetched a row ago
+            h = min(max(rows[i + 1, SLOT_HIST_LEN], 0), rows.shape[1] - 1 - SLOT_HIST)
+            prefetch_write(rows, (i + 1) * rows.shape[1] + SLOT_HIST + h)
         op = ops[i]
         if op == OP_SKIP:
             continue
