@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from tarockrl.engine.codegen import bind, binding_block, kernel_cache_dir
+from tarockrl.engine.codegen import bind, kernel_cache_dir
 from tarockrl.envs import _kernel_template
 from tarockrl.games.api import Game
 from tarockrl.games.drivers import game_bindings, game_sources
@@ -39,14 +39,10 @@ def drivers(game: Game) -> ModuleType:
     # mostly its history and deal archive, touched once per action or per deal) the slots up to the history length
     n = int(d.state_len)
     constants["PREFETCH_SLOTS"] = n if n <= _SMALL_ROW else min(n, int(d.slot_hist_len) + 1)
-    # and the history line the next actions write, when it lies beyond those slots
+    # and the history slot the next actions write, when it lies beyond those slots
     constants["SLOT_HIST"] = int(d.slot_hist)
     constants["PREFETCH_HIST"] = n > _SMALL_ROW and int(d.slot_hist) >= constants["PREFETCH_SLOTS"]
-    update = getattr(d, "observe_update", None)
-    constants["NRT_OBSERVE_UPDATE"] = _needs_nrt(update)
-    constants["OBS_MEMO_LEN"] = int(d.obs_memo_len) if update is not None else 0
-    # the optional incremental observation (tarockrl.games.contract) is bound for the env drivers only
-    bindings = game_bindings(d, constants) + binding_block({}, {"observe_update": update})
+    bindings = game_bindings(d, constants)
     return bind(_kernel_template, f"env_{game.name}", bindings, game_sources(d))
 
 

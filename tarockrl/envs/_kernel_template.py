@@ -25,8 +25,9 @@ Speed (a 4096-row batch is several megabytes, far more than the CPU's near cache
 without numba's reference counting (``_nrt=False``; the game's kernels are called through the ``k_*`` wrappers,
 which keep it for them), so taking a row view or calling a helper costs no atomic count updates; and ``run``
 asks the CPU to fetch the state row, control row, masks and observation row of the row ``PREFETCH_AHEAD``
-ahead while it works on the current one (:func:`tarockrl.engine.bits.prefetch_write`). Neither changes a
-result.
+ahead while it works on the current one (:func:`tarockrl.engine.bits.prefetch_write`), and of a large row
+(``PREFETCH_HIST``) also the history slot the next actions write, one row ahead (an append beyond the prefetched
+hot part missed the caches on nearly every step). Neither changes a result.
 """
 
 from __future__ import annotations
@@ -69,10 +70,6 @@ NRT_RANDOM_ACTION = True
 NRT_OBSERVE = True
 NRT_RETURNS = True
 NRT_RANDOM_STEP = True
-HAS_OBSERVE_UPDATE = False  # the game provides observe_update (optional, its observe module)
-observe_update = None  # (row, player, opts, out, memo, valid): observe rewriting only what changed
-NRT_OBSERVE_UPDATE = True
-OBS_MEMO_LEN = 0  # int64 words of observe_update's memo
 SLOT_HIST_LEN = 0
 SLOT_HIST = 0  # first history slot (the row's action record)
 PREFETCH_HIST = False  # also prefetch the history slot the next action writes (large rows, history beyond the hot part)
@@ -93,9 +90,7 @@ C_EPISODE = 5  # episodes started by this row (vector env: the next deal id is f
 C_STATUS = 6  # READY / DONE / AGENT / BROKEN / NO_DECISION after the last call
 C_NEEDS_RESET = 7  # 1 when the episode is over and the row waits for a reset
 C_SKIPPED = 8  # deals skipped because the learner had no decision in them
-C_MEMO_OK = 9  # 1 while the row's observation buffer holds what observe_update wrote with the memo below
-C_MEMO = 10  # OBS_MEMO_LEN words: the memo of the game's observe_update for this row's learner observation
-CTRL_LEN = C_MEMO + OBS_MEMO_LEN
+CTRL_LEN = 9
 
 # status codes
 READY = 0  # the learner is to move
@@ -126,8 +121,7 @@ P_AUTORESET = 3  # 0 next_step, 1 same_step, 2 disabled
 P_MAX_SKIPS = 4
 P_WANT_FINAL_OBS = 5
 P_OBS_CODES = 6  # 1: observations go to ``qout``/``qfinal`` as integer codes (tarockrl.games.obs_dtype)
-P_OBS_INCREMENTAL = 7  # 1: the learner's code rows are kept by observe_update (the caller never writes them)
-NUM_PARAMS = 8
+NUM_PARAMS = 7
 F_SCALE = 0
 F_ILLEGAL_REWARD = 1
 NUM_FPARAMS = 2
@@ -188,12 +182,6 @@ def k_random_step(row, opts, rng):
 def k_observe(row, player, opts, out):
     """The game's ``observe``."""
     observe(row, player, opts, out)
-
-
-@njit(cache=True, _nrt=NRT_OBSERVE_UPDATE, inline="never" if NRT_OBSERVE_UPDATE else "always")
-def k_observe_update(row, player, opts, out, memo, valid):
-    """The game's ``observe_update`` (optional kernel; only called when ``HAS_OBSERVE_UPDATE``)."""
-    observe_update(row, player, opts, out, memo, valid)
 
 
 @njit(cache=True, _nrt=NRT_RETURNS, inline="never" if NRT_RETURNS else "always")
@@ -267,7 +255,6 @@ def begin_episode(row, ctrl, seed, deal_id, deal_now, opts):
     ctrl[C_ACTED] = 0
     ctrl[C_DEAL_ID] = deal_id
     ctrl[C_NEEDS_RESET] = 0
-    ctrl[C_MEMO_OK] = 0  # a new episode: the next learner observation is written whole
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -319,35 +306,10 @@ def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def observe_learner(row, c, player, opts, i, obs_out, qout, fix, coded, incremental):
-    """The learner's observation into row ``i`` (:func:`observe_row`, squashed). With ``incremental`` code rows
-    and a game that has ``observe_update``, only what changed since the row's last learner observation is
-    rewritten (the memo lives in the control row; ``C_MEMO_OK`` says whether ``qout[i]`` still holds what the
-    memo describes). The signed entries are flipped back to the kernel's raw codes first, so the result never
-    depends on which entries the update rewrites."""
-    if HAS_OBSERVE_UPDATE and coded and incremental:
-        dst = qout[i]
-        valid = c[C_MEMO_OK]
-        if valid != 0:
-            flip_signed(dst, fix)
-        k_observe_update(row, player, opts, dst, c[C_MEMO:C_MEMO + OBS_MEMO_LEN], valid)
-        flip_signed(dst, fix)
-        c[C_MEMO_OK] = 1
-    else:
-        observe_row(row, player, opts, i, obs_out, qout, fix, coded, True)
-        c[C_MEMO_OK] = 0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, learner, mask_out, c, incremental):
-    """Observation of ``player`` into row ``i`` (the learner's: :func:`observe_learner`; any other seat's:
-    :func:`observe_row`, raw); its legal actions into ``legal_out`` (bool) and ``mask_out`` (int8), both all
-    False / 0 unless ``player`` is to move."""
-    if learner:
-        observe_learner(row, c, player, opts, i, obs_out, qout, fix, coded, incremental)
-    else:
-        observe_row(row, player, opts, i, obs_out, qout, fix, coded, False)
-        c[C_MEMO_OK] = 0
+def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, squash, mask_out):
+    """Observation of ``player`` into row ``i`` (see :func:`observe_row`); its legal actions into ``legal_out``
+    (bool) and ``mask_out`` (int8), both all False / 0 unless ``player`` is to move."""
+    observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash)
     if row[SLOT_PHASE] != TERMINAL_PHASE and row[SLOT_CUR] == player:
         k_legal_mask(row, opts, legal_out)
         flags = legal_out.view(np.int8)
@@ -376,7 +338,6 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
     row = rows[i]
     c = ctrl[i]
     coded = params[P_OBS_CODES] != 0
-    incremental = params[P_OBS_INCREMENTAL] != 0
     ended = False  # the learner's episode ended in this call and waits to be reported / reset
     if op != OP_RESUME:
         rew_out[i] = 0.0
@@ -421,13 +382,11 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
                     _next_episode(i, row, c, params, opts)
                     continue
             elif code == READY:
-                emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i], c,
-                     incremental)
+                emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i])
                 c[C_STATUS] = READY
                 return READY
             elif code == AGENT:
-                emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i], c,
-                     incremental)
+                emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i])
                 c[C_STATUS] = AGENT
                 return AGENT
             else:
@@ -440,8 +399,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
             _next_episode(i, row, c, params, opts)
             ended = False
             continue
-        emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i], c,
-             incremental)  # over: no mask
+        emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i])  # over: no mask
         c[C_NEEDS_RESET] = 1
         c[C_STATUS] = DONE
         return DONE
@@ -467,7 +425,6 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
             if params[P_AUTORESET] == AUTORESET_SAME_STEP:
                 _next_episode(i, row, c, params, opts)
     coded = params[P_OBS_CODES] != 0
-    c[C_MEMO_OK] = 0  # self-play rows show the seat to move: never incremental
     if row[SLOT_PHASE] == TERMINAL_PHASE:
         if coded:  # the codes of an all-zero observation
             qout[i, :] = 0
@@ -478,7 +435,7 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
         legal[i, :] = False
         c[C_STATUS] = DONE
         return DONE
-    emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i], c, False)
+    emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i])
     c[C_STATUS] = READY
     return READY
 

@@ -70,9 +70,7 @@ class TarockVectorEnv(BoundDrivers, gymnasium.vector.VectorEnv):
         autoreset_mode: ``"same_step"`` (default), ``"next_step"`` or ``"disabled"`` (a
             ``gymnasium.vector.AutoresetMode`` works too).
         copy: return copies of the output arrays (default False: views of internal buffers that the next call
-            overwrites; copy what you keep). With integer codes of a game whose observations are written
-            incrementally (Troccas: only the entries that changed since a sub-env's last step), the observations
-            are returned as a read-only view, since the next step builds on them.
+            overwrites; copy what you keep).
         final_observation: with ``same_step``, also write the final observation of finished episodes to
             ``info["final_obs"]`` (costs one extra observation per finished episode).
         num_threads: threads stepping the sub-envs (default ``numba.get_num_threads()``).
@@ -153,9 +151,6 @@ class TarockVectorEnv(BoundDrivers, gymnasium.vector.VectorEnv):
         self._params[k.P_MAX_SKIPS] = _MAX_SKIPS
         self._params[k.P_WANT_FINAL_OBS] = 1 if self.final_observation else 0
         self._params[k.P_OBS_CODES] = 1 if self._coded else 0
-        # the learners' code rows kept up to date entry by entry (games with observe_update: Troccas)
-        self._incremental = self._coded and k.HAS_OBSERVE_UPDATE
-        self._params[k.P_OBS_INCREMENTAL] = 1 if self._incremental else 0
         self._fparams = np.array([self.reward_scale, self.illegal_reward], dtype=np.float64)
         self._legal = np.zeros((n, g.num_actions), dtype=np.bool_)
         self._obs = np.zeros((1 if self._coded else n, g.observation_size), dtype=np.float32)
@@ -365,10 +360,6 @@ class TarockVectorEnv(BoundDrivers, gymnasium.vector.VectorEnv):
     def _observations(self) -> np.ndarray:
         """The observations of this call: codes, or float32 vectors with their unbounded fields squashed (both
         written by the driver)."""
-        if self._incremental and not self.copy:  # the next step rewrites only what changed: no writes from outside
-            view = self._qobs.view()
-            view.flags.writeable = False
-            return view
         return self._qobs if self._coded else self._obs
 
     def _raise_illegal(self, acts: np.ndarray, bad: int):

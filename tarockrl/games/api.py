@@ -91,10 +91,6 @@ class GameDefinition:
     playout: Callable | None = None  # (seed, g, opts, row, scratch, returns_out, i) -> length: one random deal
     sweep_deal: Callable | None = None  # (row, seed, g, opts, scratch) -> rng: the invariant sweep's deals
     copy_state: Callable | None = None  # (dst, src): copy the live part of a row
-    # optional: (row, player, opts, out, memo, valid), observe rewriting only what changed since the last call with
-    # the int64[obs_memo_len] memo (the vector env keeps one per sub-env; see tarockrl.games.contract)
-    observe_update: Callable | None = None
-    obs_memo_len: int = 0
     # optional: (row, player, opts, rng, scratch) -> (rng, ok), redistributing the cards hidden from player
     resample_hidden: Callable | None = None
     resample_scratch_len: int = 0

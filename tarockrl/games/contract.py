@@ -54,10 +54,6 @@ perft, the environment drivers) is generated from the engine's templates and bou
 
 ``observe``
     ``OBS_LEN`` and ``observe(row, player, opts, out_f32)``: only what ``player`` may know.
-    Optionally ``observe_update(row, player, opts, out, memo, valid)`` and ``OBS_MEMO_LEN``: the same
-    observation, rewriting only the entries that changed since the last call with the int64[OBS_MEMO_LEN]
-    ``memo`` (``valid`` false, or another ``player``: write every entry and fill the memo). The vector env uses it
-    for the learner's code rows (large observations; tests/contract checks it against ``observe``).
 
 ``text`` (Python)
     ``state_from_deal(game, deal) -> row`` (validated, raises ``BadDealError``), ``deal_of(row) -> dict``,
@@ -127,8 +123,6 @@ def define(package: str, *, display_name: str, num_players: int, rules_class: ty
         "rules_class": rules_class,
         "observation_size": int(_need(observe, "OBS_LEN")),
         "observe": _need(observe, "observe"),
-        "observe_update": getattr(observe, "observe_update", None),
-        "obs_memo_len": int(getattr(observe, "OBS_MEMO_LEN", 0)),
         "scratch_len": int(_need(kernels, "SCRATCH_LEN")),
         "legal_words_len": int(_need(kernels, "LEGAL_WORDS")),
         "package": package,

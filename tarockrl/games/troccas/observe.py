@@ -66,7 +66,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.bits import popcount
 from tarockrl.engine.layout import Fields
 from tarockrl.engine.obsput import put_bits, put_count, put_signed
 from tarockrl.games.troccas import layout as L
@@ -141,17 +141,22 @@ def _zero(out, lo, hi):
         out[j] = 0
 
 
-# ---------------------------------------------------------------------------------------------------------
-# the observation in regions: each ``_w_*`` writes every entry of its range [lo, hi) of the layout (the ranges
-# partition it); ``observe`` is all of them, ``observe_update`` rewrites only the regions whose inputs changed
-# ---------------------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
-def _w_head(state, player, out):
-    """HAND .. PACKETS: ``[0, OBS_EXPOSED)``."""
+@njit(cache=True, _nrt=False)
+def observe(state, player, opts, out):
+    """Write the observation of seat ``player`` into ``out``
+    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py).
+
+    Every entry is written: the card blocks that are bit masks in the state (hand, scart, cards played, piles,
+    knocks) whole from their masks, 8 entries per store; the other blocks are cleared and their few ones set.
+    """
+    _zero(out, OBS_DEALER, OBS_SCART)
+    _zero(out, OBS_N_SCART, OBS_PLAYED)
+    _zero(out, OBS_TRICK, OBS_PILES)
+    _zero(out, OBS_BUOB, OBS_LEN)
     phase = state[L.PHASE]
+    terminal = phase == L.TERMINAL
     dealer = state[L.DEALER]
     me = player & 1
-    _zero(out, OBS_DEALER, OBS_EXPOSED)
     _put_cards(out, OBS_HAND, state[L.HAND_TW + player], state[L.HAND_SW + player])
     out[OBS_DEALER + ((dealer - player) & 3)] = 1.0
     put_signed(out, OBS_BALANCE, state[L.BAL + me], 36.0)
@@ -172,12 +177,6 @@ def _w_head(state, player, out):
         out[OBS_PACKETS + state[L.PACKET]] = 1.0
     if state[L.PATTERN_BY] >= 0:
         out[OBS_PATTERN_BY + ((state[L.PATTERN_BY] - player) & 3)] = 1.0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_talk(state, player, out):
-    """EXPOSED, TALK, VOTES: ``[OBS_EXPOSED, OBS_FORCE_DECLINED)``."""
-    _zero(out, OBS_EXPOSED, OBS_FORCE_DECLINED)
     for r in range(4):
         seat = (player + r) & 3
         x = state[L.EXPOSED + seat]
@@ -190,56 +189,26 @@ def _w_talk(state, player, out):
             v = state[L.VOTE_LOG + 4 * pause + seat]
             if v >= 0:
                 out[OBS_VOTES + 8 * pause + 2 * r + v] = 1.0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _scart_shown(state, player):
-    """The scart as ``player`` sees it: the dealer's own, everybody's at the end, else nothing."""
-    if player == state[L.DEALER] or state[L.PHASE] == L.TERMINAL:
-        return state[L.SCART_TW], state[L.SCART_SW]
-    return ZERO, ZERO
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_scart(state, player, out, tw, sw):
-    """FORCE_DECLINED, SCART (the shown set ``(tw, sw)``), N_SCART, SCART_JACK: ``[OBS_FORCE_DECLINED,
-    OBS_PLAYED)``."""
-    out[OBS_FORCE_DECLINED] = 1.0 if player == state[L.DEALER] and state[L.FORCE_SEEN] == 2 else 0.0
-    _put_cards(out, OBS_SCART, tw, sw)
+        _put_cards(out, OBS_PLAYED + 78 * r, state[L.PLAYED_BY_TW + seat], state[L.PLAYED_BY_SW + seat])
+        put_count(out, OBS_HAND_SIZES + r, popcount(state[L.HAND_TW + seat]) + popcount(state[L.HAND_SW + seat]), 21.0)
+        put_bits(out, OBS_KNOCKS + 21 * r, state[L.KNOCKS_TW + seat], 21)
+    if player == dealer and state[L.FORCE_SEEN] == 2:
+        out[OBS_FORCE_DECLINED] = 1.0
+    if player == dealer or terminal:
+        _put_cards(out, OBS_SCART, state[L.SCART_TW], state[L.SCART_SW])
+    else:
+        _put_cards(out, OBS_SCART, ZERO, ZERO)
     put_count(out, OBS_N_SCART, state[L.SCART_N], 2.0)
-    out[OBS_SCART_JACK] = 0
-    out[OBS_SCART_JACK + 1] = 0
     if state[L.SCART_JACK] >= 0:
         out[OBS_SCART_JACK + state[L.SCART_JACK]] = 1.0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_played(state, player, out):
-    """PLAYED: ``[OBS_PLAYED, OBS_TRICK)``."""
-    for r in range(4):
-        seat = (player + r) & 3
-        _put_cards(out, OBS_PLAYED + 78 * r, state[L.PLAYED_BY_TW + seat], state[L.PLAYED_BY_SW + seat])
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_trick(state, player, out):
-    """TRICK: ``[OBS_TRICK, OBS_LEADER)``."""
-    _zero(out, OBS_TRICK, OBS_LEADER)
-    if state[L.PHASE] >= L.PLAY:
+    # the current trick
+    if phase >= L.PLAY:
+        leader = state[L.LEADER]
+        if leader >= 0 and not terminal:
+            out[OBS_LEADER + ((leader - player) & 3)] = 1.0
         for i in range(state[L.TRICK_N]):
             rel = (state[L.TRICK_SEAT + i] - player) & 3
             out[OBS_TRICK + 78 * rel + state[L.TRICK_CARD + i]] = 1.0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_mid(state, player, out):
-    """LEADER, LED, DOUBLE, SECOND_ROUND, LED_SUITS: ``[OBS_LEADER, OBS_LAST_TRICK)``."""
-    _zero(out, OBS_LEADER, OBS_LAST_TRICK)
-    phase = state[L.PHASE]
-    if phase >= L.PLAY:
-        leader = state[L.LEADER]
-        if leader >= 0 and phase != L.TERMINAL:
-            out[OBS_LEADER + ((leader - player) & 3)] = 1.0
         if state[L.LED] >= 0:
             out[OBS_LED + state[L.LED]] = 1.0
         if state[L.IS_DOUBLE] != 0:
@@ -249,312 +218,27 @@ def _w_mid(state, player, out):
     for s in range(4):
         if ((state[L.LED_SUITS] >> s) & 1) != 0:
             out[OBS_LED_SUITS + s] = 1.0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_last(state, player, out):
-    """LAST_TRICK, LAST_WINNER: ``[OBS_LAST_TRICK, OBS_PILES)``."""
-    _zero(out, OBS_LAST_TRICK, OBS_PILES)
-    for i in range(state[L.LAST_N]):
-        rel = (state[L.LAST_SEAT + i] - player) & 3
-        out[OBS_LAST_TRICK + 78 * rel + state[L.LAST_CARD + i]] = 1.0
-    if state[L.LAST_WINNER] >= 0:
-        out[OBS_LAST_WINNER + ((state[L.LAST_WINNER] - player) & 3)] = 1.0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_piles(state, player, out):
-    """PILES: ``[OBS_PILES, OBS_TRICKS_WON)``."""
-    me = player & 1
-    for k in range(2):
-        t = (me + k) & 1
-        _put_cards(out, OBS_PILES + 78 * k, state[L.PILE_TW + t], state[L.PILE_SW + t])
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_counts(state, player, out):
-    """TRICKS_WON, HAND_SIZES, TRICK_NO: ``[OBS_TRICKS_WON, OBS_KNOCKS)``."""
-    me = player & 1
-    for k in range(2):
-        put_count(out, OBS_TRICKS_WON + k, state[L.TRICKS_WON + ((me + k) & 1)], 19.0)
-    for r in range(4):
-        seat = (player + r) & 3
-        put_count(out, OBS_HAND_SIZES + r, popcount(state[L.HAND_TW + seat]) + popcount(state[L.HAND_SW + seat]), 21.0)
-    put_count(out, OBS_TRICK_NO, state[L.TRICK_NO], 19.0)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_knocks(state, player, out):
-    """KNOCKS: ``[OBS_KNOCKS, OBS_BUOB)``."""
-    for r in range(4):
-        put_bits(out, OBS_KNOCKS + 21 * r, state[L.KNOCKS_TW + ((player + r) & 3)], 21)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _w_tail(state, player, out):
-    """BUOB, SWAPS, FOOL, FOOL_PAID, POINTS, RESULT: ``[OBS_BUOB, OBS_LEN)``."""
-    _zero(out, OBS_BUOB, OBS_LEN)
-    for s in range(4):
         res = state[L.BUOB_RESULT + s]
         if res >= 0:
             out[OBS_BUOB + 3 * s + res] = 1.0
         if state[L.SWAP_SEAT + s] >= 0:
             out[OBS_SWAPS + 14 * s + ((state[L.SWAP_SEAT + s] - player) & 3)] = 1.0
             out[OBS_SWAPS + 14 * s + 4 + (state[L.SWAP_CARD + s] - SPLIT) % 14] = 1.0
-    if state[L.PHASE] == L.TERMINAL:
-        me = player & 1
-        for k in range(2):
-            t = (me + k) & 1
+    for i in range(state[L.LAST_N]):
+        rel = (state[L.LAST_SEAT + i] - player) & 3
+        out[OBS_LAST_TRICK + 78 * rel + state[L.LAST_CARD + i]] = 1.0
+    if state[L.LAST_WINNER] >= 0:
+        out[OBS_LAST_WINNER + ((state[L.LAST_WINNER] - player) & 3)] = 1.0
+    for k in range(2):
+        t = (me + k) & 1
+        _put_cards(out, OBS_PILES + 78 * k, state[L.PILE_TW + t], state[L.PILE_SW + t])
+        put_count(out, OBS_TRICKS_WON + k, state[L.TRICKS_WON + t], 19.0)
+        if terminal:
             put_count(out, OBS_POINTS + k, state[L.POINTS + t], 72.0)
             put_signed(out, OBS_RESULT + k, state[L.POINTS + t] - 36, 36.0)
+    put_count(out, OBS_TRICK_NO, state[L.TRICK_NO], 19.0)
+    if terminal:
         if state[L.FOOL_OUTCOME] > 0:
             out[OBS_FOOL + state[L.FOOL_OUTCOME] - 1] = 1.0
         if state[L.FOOL_PAID] >= 0:
             out[OBS_FOOL_PAID + state[L.FOOL_PAID]] = 1.0
-
-
-@njit(cache=True, _nrt=False)
-def observe(state, player, opts, out):
-    """Write the observation of seat ``player`` into ``out``
-    (float32[OBS_LEN], or its uint8/int8 codes: tarockrl/engine/obsput.py).
-
-    Every entry is written, region by region (``_w_*``): the card blocks that are bit masks in the state (hand,
-    scart, cards played, piles, knocks) whole from their masks, 8 entries per store; the other blocks are cleared
-    and their few ones set.
-    """
-    _w_head(state, player, out)
-    _w_talk(state, player, out)
-    tw, sw = _scart_shown(state, player)
-    _w_scart(state, player, out, tw, sw)
-    _w_played(state, player, out)
-    _w_trick(state, player, out)
-    _w_mid(state, player, out)
-    _w_last(state, player, out)
-    _w_piles(state, player, out)
-    _w_counts(state, player, out)
-    _w_knocks(state, player, out)
-    _w_tail(state, player, out)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# incremental observation (the optional ``observe_update`` of the contract, used by the vector env)
-# ---------------------------------------------------------------------------------------------------------
-# ``memo`` (int64[OBS_MEMO_LEN]) records what the last call wrote into ``out``: the observer, a packed exact
-# signature of the inputs of each region that changes rarely, and the card sets / one-hot entries of the
-# blocks that change a few entries at a time (cards played, the current and the last trick, piles, knocks),
-# which are then updated entry by entry. Every signature packs small bounded fields (cards -1..77, seats -1..3,
-# messages -1..11, votes -1..1, buob -1..2, counts and points 0..255) shifted by one into fixed-width bit fields,
-# so it is equal exactly when its inputs are.
-M_PLAYER = 0
-M_TALK = 1  # exposed cards (4 x 8 bits) and votes (12 x 2 bits)
-M_TALK2 = 2  # talk messages (12 x 4 bits)
-M_SCART_TW = 3  # the scart as shown
-M_SCART_SW = 4
-M_SCART = 5  # force declined (shown), scart count, scart jack
-M_PLAYED = 6  # 8 words: (tw, sw) per relative seat
-M_TRICK = 14  # 3 words: entry count, then up to 8 entry offsets (16 bits each) within TRICK
-M_MID = 17  # leader (shown), led suit, double, second-round cards, led suits
-M_LAST = 18  # 3 words: as M_TRICK, within LAST_TRICK
-M_LAST_WINNER = 21
-M_PILES = 22  # 4 words: (tw, sw) per relative team
-M_KNOCKS = 26  # 4 words: knocked trumps per relative seat
-M_BUOB = 30  # buob results, swap seats and swap cards
-M_END = 31  # terminal: fool outcome, fool payment, points
-OBS_MEMO_LEN = 32
-TW_MASK = np.int64((1 << SPLIT) - 1)  # the bits of a trump word (cards 0..21)
-SW_MASK = np.int64((1 << (78 - SPLIT)) - 1)  # the bits of a suit word (cards 22..77)
-KNOCK_MASK = np.int64((1 << 21) - 1)  # the 21 trumps one can knock for
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _f(v, bits, shift):
-    """The field ``v + 1`` (``v >= -1``) masked to ``bits`` bits at ``shift``."""
-    return ((v + 1) & ((np.int64(1) << bits) - 1)) << shift
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _sig_talk(state):
-    a = ZERO
-    b = ZERO
-    for seat in range(4):
-        a |= _f(state[L.EXPOSED + seat], 8, 8 * seat)
-    for k in range(12):
-        a |= _f(state[L.VOTE_LOG + k], 2, 32 + 2 * k)
-        b |= _f(state[L.TALK_LOG + k], 4, 4 * k)
-    return a, b
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _sig_scart(state, player):
-    declined = np.int64(1) if player == state[L.DEALER] and state[L.FORCE_SEEN] == 2 else ZERO
-    return declined | _f(state[L.SCART_N], 8, 1) | _f(state[L.SCART_JACK], 8, 9)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _sig_mid(state, player):
-    phase = state[L.PHASE]
-    sig = _f(state[L.LED_SUITS], 8, 0)
-    if phase >= L.PLAY:
-        leader = state[L.LEADER]
-        if leader >= 0 and phase != L.TERMINAL:
-            sig |= _f((leader - player) & 3, 3, 8)
-        sig |= _f(state[L.LED], 4, 11)
-        if state[L.IS_DOUBLE] != 0:
-            sig |= np.int64(1) << 15
-            for i in range(5, state[L.TRICK_N]):
-                sig |= _f(state[L.TRICK_CARD + i], 8, 16 + 8 * (i - 5))
-    return sig
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _sig_buob(state):
-    sig = ZERO
-    for s in range(4):
-        sig |= _f(state[L.BUOB_RESULT + s], 3, 3 * s)
-        sig |= _f(state[L.SWAP_SEAT + s], 3, 12 + 3 * s)
-        sig |= _f(state[L.SWAP_CARD + s], 8, 24 + 8 * s)
-    return sig
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _sig_end(state):
-    if state[L.PHASE] != L.TERMINAL:
-        return ZERO
-    return (np.int64(1) | _f(state[L.FOOL_OUTCOME], 3, 1) | _f(state[L.FOOL_PAID], 8, 4)
-            | _f(state[L.POINTS], 16, 12) | _f(state[L.POINTS + 1], 16, 28))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _diff_cards(out, offset, old_tw, old_sw, tw, sw):
-    """Rewrite the entries of the card block at ``offset`` whose card is in exactly one of the two sets."""
-    x = (old_tw ^ tw) & TW_MASK
-    while x != 0:
-        b = lowest_index(x)
-        out[offset + b] = (tw >> b) & 1
-        x &= x - 1
-    x = (old_sw ^ sw) & SW_MASK
-    while x != 0:
-        b = lowest_index(x)
-        out[offset + SPLIT + b] = (sw >> b) & 1
-        x &= x - 1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _update_list(out, offset, memo, m, n, seats, cards, player, shown):
-    """The one-hot entries ``offset + 78 * relative seat + card`` of the first ``n`` cards of a trick (none unless
-    ``shown``), updated from those recorded at ``memo[m:m + 3]`` (the memo is then set to the new ones)."""
-    for i in range(memo[m]):
-        out[offset + ((memo[m + 1 + (i >> 2)] >> (16 * (i & 3))) & 0xFFFF)] = 0
-    if not shown:
-        n = ZERO
-    w0 = ZERO
-    w1 = ZERO
-    for i in range(n):
-        pos = 78 * ((seats[i] - player) & 3) + cards[i]
-        out[offset + pos] = 1
-        if i < 4:
-            w0 |= pos << (16 * i)
-        else:
-            w1 |= pos << (16 * (i - 4))
-    memo[m] = n
-    memo[m + 1] = w0
-    memo[m + 2] = w1
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _memo_list(memo, m, n, seats, cards, player, shown):
-    """Record the one-hot entries of :func:`_update_list` without writing them."""
-    if not shown:
-        n = ZERO
-    w0 = ZERO
-    w1 = ZERO
-    for i in range(n):
-        pos = 78 * ((seats[i] - player) & 3) + cards[i]
-        if i < 4:
-            w0 |= pos << (16 * i)
-        else:
-            w1 |= pos << (16 * (i - 4))
-    memo[m] = n
-    memo[m + 1] = w0
-    memo[m + 2] = w1
-
-
-@njit(cache=True, _nrt=False)
-def observe_update(state, player, opts, out, memo, valid):
-    """Make ``out`` the observation of seat ``player`` (exactly what :func:`observe` writes), rewriting only what
-    changed since the last call with this ``memo`` (int64[OBS_MEMO_LEN]).
-
-    ``valid`` true promises that ``out`` and ``memo`` are untouched since that call (any state of the same
-    episode may follow, any number of actions later); otherwise, or when the observer differs, every entry is
-    written and the memo is filled. The vector env keeps one memo per sub-env (tarockrl/envs/_kernel_template.py).
-    """
-    full = valid == 0 or memo[M_PLAYER] != player
-    if full:
-        observe(state, player, opts, out)
-        memo[M_PLAYER] = player
-    else:
-        _w_head(state, player, out)
-        _w_counts(state, player, out)
-    a, b = _sig_talk(state)
-    if not full and (a != memo[M_TALK] or b != memo[M_TALK2]):
-        _w_talk(state, player, out)
-    memo[M_TALK] = a
-    memo[M_TALK2] = b
-    tw, sw = _scart_shown(state, player)
-    sig = _sig_scart(state, player)
-    if not full and (tw != memo[M_SCART_TW] or sw != memo[M_SCART_SW] or sig != memo[M_SCART]):
-        _w_scart(state, player, out, tw, sw)
-    memo[M_SCART_TW] = tw
-    memo[M_SCART_SW] = sw
-    memo[M_SCART] = sig
-    for r in range(4):
-        seat = (player + r) & 3
-        tw = state[L.PLAYED_BY_TW + seat]
-        sw = state[L.PLAYED_BY_SW + seat]
-        if not full:
-            _diff_cards(out, OBS_PLAYED + 78 * r, memo[M_PLAYED + 2 * r], memo[M_PLAYED + 2 * r + 1], tw, sw)
-        memo[M_PLAYED + 2 * r] = tw
-        memo[M_PLAYED + 2 * r + 1] = sw
-        kt = state[L.KNOCKS_TW + seat] & KNOCK_MASK
-        if not full:
-            _diff_cards(out, OBS_KNOCKS + 21 * r, memo[M_KNOCKS + r], ZERO, kt, ZERO)
-        memo[M_KNOCKS + r] = kt
-    trick_seats = state[L.TRICK_SEAT:L.TRICK_SEAT + 8]
-    trick_cards = state[L.TRICK_CARD:L.TRICK_CARD + 8]
-    shown = state[L.PHASE] >= L.PLAY
-    if full:
-        _memo_list(memo, M_TRICK, state[L.TRICK_N], trick_seats, trick_cards, player, shown)
-    else:
-        _update_list(out, OBS_TRICK, memo, M_TRICK, state[L.TRICK_N], trick_seats, trick_cards, player, shown)
-    sig = _sig_mid(state, player)
-    if not full and sig != memo[M_MID]:
-        _w_mid(state, player, out)
-    memo[M_MID] = sig
-    last_seats = state[L.LAST_SEAT:L.LAST_SEAT + 8]
-    last_cards = state[L.LAST_CARD:L.LAST_CARD + 8]
-    if full:
-        _memo_list(memo, M_LAST, state[L.LAST_N], last_seats, last_cards, player, True)
-    else:
-        _update_list(out, OBS_LAST_TRICK, memo, M_LAST, state[L.LAST_N], last_seats, last_cards, player, True)
-    w = state[L.LAST_WINNER]
-    if not full and w != memo[M_LAST_WINNER]:
-        for j in range(4):
-            out[OBS_LAST_WINNER + j] = 0
-        if w >= 0:
-            out[OBS_LAST_WINNER + ((w - player) & 3)] = 1.0
-    memo[M_LAST_WINNER] = w
-    me = player & 1
-    for k in range(2):
-        t = (me + k) & 1
-        tw = state[L.PILE_TW + t]
-        sw = state[L.PILE_SW + t]
-        if not full:
-            _diff_cards(out, OBS_PILES + 78 * k, memo[M_PILES + 2 * k], memo[M_PILES + 2 * k + 1], tw, sw)
-        memo[M_PILES + 2 * k] = tw
-        memo[M_PILES + 2 * k + 1] = sw
-    a = _sig_buob(state)
-    b = _sig_end(state)
-    if not full and (a != memo[M_BUOB] or b != memo[M_END]):
-        _w_tail(state, player, out)
-    memo[M_BUOB] = a
-    memo[M_END] = b
