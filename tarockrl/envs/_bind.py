@@ -39,6 +39,9 @@ def drivers(game: Game) -> ModuleType:
     # mostly its history and deal archive, touched once per action or per deal) the slots up to the history length
     n = int(d.state_len)
     constants["PREFETCH_SLOTS"] = n if n <= _SMALL_ROW else min(n, int(d.slot_hist_len) + 1)
+    # and the history slot the next actions write, when it lies beyond those slots
+    constants["SLOT_HIST"] = int(d.slot_hist)
+    constants["PREFETCH_HIST"] = n > _SMALL_ROW and int(d.slot_hist) >= constants["PREFETCH_SLOTS"]
     bindings = game_bindings(d, constants)
     return bind(_kernel_template, f"env_{game.name}", bindings, game_sources(d))
 

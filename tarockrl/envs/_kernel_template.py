@@ -25,8 +25,9 @@ Speed (a 4096-row batch is several megabytes, far more than the CPU's near cache
 without numba's reference counting (``_nrt=False``; the game's kernels are called through the ``k_*`` wrappers,
 which keep it for them), so taking a row view or calling a helper costs no atomic count updates; and ``run``
 asks the CPU to fetch the state row, control row, masks and observation row of the row ``PREFETCH_AHEAD``
-ahead while it works on the current one (:func:`tarockrl.engine.bits.prefetch_write`). Neither changes a
-result.
+ahead while it works on the current one (:func:`tarockrl.engine.bits.prefetch_write`), and of a large row
+(``PREFETCH_HIST``) also the history slot the next actions write, one row ahead (an append beyond the prefetched
+hot part missed the caches on nearly every step). Neither changes a result.
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ NRT_RANDOM_ACTION = True
 NRT_OBSERVE = True
 NRT_RETURNS = True
 NRT_RANDOM_STEP = True
+SLOT_HIST_LEN = 0
+SLOT_HIST = 0  # first history slot (the row's action record)
+PREFETCH_HIST = False  # also prefetch the history slot the next action writes (large rows, history beyond the hot part)
 PREFETCH_SLOTS = 1  # leading state slots that ``run`` prefetches (the row's hot part; the rest is touched rarely)
 # ---- bindings (end) -------------------------------------------------------------------------------------------
 
@@ -503,6 +507,9 @@ def _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, le
     for i in range(lo, hi):
         if PREFETCH_AHEAD > 0 and i + PREFETCH_AHEAD < hi:
             prefetch_learner_row(i + PREFETCH_AHEAD, rows, ctrl, legal, obs_out, mask_out, qout, coded)
+        if PREFETCH_HIST and i + 1 < hi:  # its hot part (with the history length) was fetched a row ago
+            h = min(max(rows[i + 1, SLOT_HIST_LEN], 0), rows.shape[1] - 1 - SLOT_HIST)
+            prefetch_write(rows, (i + 1) * rows.shape[1] + SLOT_HIST + h)
         op = ops[i]
         if op == OP_SKIP:
             continue
