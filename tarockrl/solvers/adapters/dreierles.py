@@ -157,8 +157,21 @@ def hint(row, opts, action, root):
         if row[L.TRICK_CARD + i] == w:
             pos = i
     wseat = (row[L.LEADER] + pos) % 3
-    partner = side(row, wseat, root) == side(row, row[L.CUR], root)
-    return trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+    me = row[L.CUR]
+    partner = side(row, wseat, root) == side(row, me, root)
+    h = trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+    if n == 1 and not partner and h >= 40:  # c beats the lead: does the third seat, an opponent, overtake it?
+        third = (me + 1) % 3
+        if side(row, third, root) != side(row, me, root):
+            h3 = row[L.HAND + third]
+            cand = h3 & led
+            if cand == 0:
+                cand = h3 & TRUMPS
+            if cand != 0:
+                t = trick | (ONE << c)
+                if winning_card(t | (ONE << highest_index(cand)), led, TRUMPS) != c:
+                    return np.int64(8) - VALUES[c]  # overtaken: a loser, as cheap as possible
+    return h
 
 
 @njit(cache=True)
