@@ -135,7 +135,6 @@ class Solver:
         self._tt.fill(0)  # touch the pages now, not in the first solve
         self._hist = np.zeros(self.kernels.NUM_PLAYERS * self.kernels.NUM_ACTIONS, dtype=np.int64)
         self._salt = itertools.count(1)
-        self.flags = DEFAULT_FLAGS
         self._lock = threading.Lock()
 
     def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
@@ -174,7 +173,6 @@ class Solver:
             ctx[k.C_MERGE] = 1 if merge else 0
             ctx[k.C_NOTT] = 0 if table else 1
             ctx[k.C_STATS] = 0 if stats is None else 1
-            ctx[k.C_FLAGS] = self.flags
             self._hist[:] = 0
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)
@@ -205,8 +203,6 @@ def _salt_of(i: int) -> int:
     z ^= z >> 29
     return z - (1 << 64) if z >= 1 << 63 else z
 
-
-DEFAULT_FLAGS = 0  # search variants on by default (bits ``FL_*`` of the template)
 
 _SOLVERS: dict[str, Solver] = {}
 _SOLVERS_LOCK = threading.Lock()

@@ -66,14 +66,9 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 
 INF = np.int64(1) << np.int64(40)
 # ctx slots
-(C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES, C_STATS,
- C_FLAGS) = range(14)
-CTX_LEN = 14
-FL_KILLER = np.int64(1)  # ctx[C_FLAGS] bits: search variants (measured against each other on the same positions)
-FL_ETC_SKIP = np.int64(2)  # enhanced transposition cutoffs at nodes kept out of the table (their children are in it)
-FL_ROOT_ONLY = np.int64(4)  # (measurement) the root's value only: every action gets it
-FL_ETC_ALL = np.int64(8)  # enhanced transposition cutoffs at every node
-FL_ETC_LATE = np.int64(16)  # the cutoffs probed only after the first move failed to cut
+(C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES,
+ C_STATS) = range(13)
+CTX_LEN = 13
 # search statistics per depth (``ctx[C_STATS]`` set; ``st`` is int64[MAX_DEPTH + 2, ST_LEN]): nodes entered, cut by
 # the static bounds, table probes, probes that found the key, cut by the table entry, nodes expanded (moves
 # generated), expanded nodes with a cutoff, cutoffs on the first move, children searched, threshold-entry nodes,
@@ -156,77 +151,12 @@ def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
     return lo, hi, wlo, whi
 
 
-@njit(cache=True)
-def _etc_cut(row, a_, b_, maximize, opts, ctx, tt, gt, glen, gdir, mask):
-    """Enhanced transposition cutoff: ``(True, v)`` when the static bounds or the table entry of the child
-    ``row`` (searched with the parent's window ``(a_, b_)``) already prove that it cuts its parent off: a value
-    at least ``b_`` under a maximising parent, at most ``a_`` under a minimising one; ``v`` is that bound (the
-    value the child's own search would return at once). The same tests as on entering the child."""
-    if is_over(row) or forced_rest(row):
-        return False, np.int64(0)
-    add = glen > 0 and additive(row, ctx[C_OBJ])
-    semi = not add and glen > 0 and a_ + 1 == b_ and monotone_past(row, ctx[C_OBJ])
-    p0 = np.int64(0)
-    if add:
-        p0 = apast(row, opts)
-    elif semi:
-        p0 = apast(row, opts) * gdir
-    if add or semi:
-        fmin = afmin(row, opts)
-        fmax = afmax(row, opts)
-        if add:
-            rlo, rhi = _f_to_r(fmin, fmax, p0, gt, glen, gdir)
-        else:
-            pp = p0 * gdir
-            blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
-            if gdir > 0:
-                rlo = _gval(gt, glen, pp + fmin) + blo
-                rhi = _gval(gt, glen, pp + fmax) + bhi
-            else:
-                rlo = _gval(gt, glen, pp + fmax) + blo
-                rhi = _gval(gt, glen, pp + fmin) + bhi
-        if maximize and rlo >= b_:
-            return True, rlo
-        if not maximize and rhi <= a_:
-            return True, rhi
-    if tt_skip(row):
-        return False, np.int64(0)
-    if add:
-        k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
-    elif semi:
-        k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
-    else:
-        k = key(row, opts) ^ ctx[C_SALT]
-    slot = k & mask
-    if tt[slot, 0] != k:
-        slot += 1
-    e = tt[slot]
-    if e[0] != k:
-        return False, np.int64(0)
-    if semi:
-        if maximize and p0 >= e[1] and e[4] >= b_:
-            return True, e[4]
-        if not maximize and p0 <= e[2] and e[5] <= a_:
-            return True, e[5]
-        return False, np.int64(0)
-    lo = e[1]
-    hi = e[2]
-    if add:
-        lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
-    if maximize and lo >= b_:
-        return True, lo
-    if not maximize and hi <= a_:
-        return True, hi
-    return False, np.int64(0)
-
-
 HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT + history (capped)
 
 
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
-F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT, F_K1, F_K2 = range(16)
-F_LEN = 16  # F_K1, F_K2: the depth's two killer moves (the latest cutoff moves there; -1: none)
-KILLER_BONUS = HINT_UNIT >> np.int64(1)
+F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
+F_LEN = 14
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 TT_COLS = 7  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt
@@ -247,10 +177,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     gdir = ctx[C_GDIR]
     root = ctx[C_ROOT]
     stats = ctx[C_STATS] != 0
-    killer = (ctx[C_FLAGS] & FL_KILLER) != 0
-    etc_skip = (ctx[C_FLAGS] & FL_ETC_SKIP) != 0
-    etc_all = (ctx[C_FLAGS] & FL_ETC_ALL) != 0
-    etc_late = (ctx[C_FLAGS] & FL_ETC_LATE) != 0
     mask = (tt.shape[0] - 1) & ~np.int64(1)  # two-slot buckets: even slot by size of subtree, odd slot always
     d = d0
     fr[d, F_ALPHA] = alpha
@@ -378,9 +304,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     a = mv[i]
                     s = np.int64(0)
                     if not plain:
-                        s = hint(row, opts, a, root) * HINT_UNIT + min(hist[p * NUM_ACTIONS + a], KILLER_BONUS - 1)
-                        if killer and (a == fr[d, F_K1] or a == fr[d, F_K2]):
-                            s += KILLER_BONUS
+                        s = hint(row, opts, a, root) * HINT_UNIT + min(hist[p * NUM_ACTIONS + a], HINT_UNIT - 1)
                         if a == ttm:
                             s = INF
                     j = m
@@ -405,49 +329,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             fr[d, F_I] = 0
             fr[d, F_M] = m
             fr[d, F_MAX] = 1 if maximize else 0
-            if usett0 and not etc_late and (etc_all or (etc_skip and not usett)):  # enhanced transposition cutoffs
-                child = stack[d + 1]
-                for i in range(m):
-                    for j in range(COPY_LEN):
-                        child[j] = row[j]
-                    apply(child, mv[i], opts)
-                    cut, v = _etc_cut(child, a_, b_, maximize, opts, ctx, tt, gt, glen, gdir, mask)
-                    if cut:
-                        fr[d, F_BEST] = v
-                        fr[d, F_BM] = mv[i]
-                        if maximize:
-                            fr[d, F_ALPHA] = v
-                        else:
-                            fr[d, F_BETA] = v
-                        fr[d, F_I] = m
-                        break
             mode = NEXT
         if mode == NEXT:
             i = fr[d, F_I]
-            if (i == 1 and etc_late and usett0 and fr[d, F_ALPHA] < fr[d, F_BETA]
-                    and (etc_all or (etc_skip and fr[d, F_TT] == 0))):
-                # the first move did not cut: probe the others' static bounds and table entries first
-                row = stack[d]
-                child = stack[d + 1]
-                maximize = fr[d, F_MAX] != 0
-                for i2 in range(1, fr[d, F_M]):
-                    for j in range(COPY_LEN):
-                        child[j] = row[j]
-                    apply(child, moves[d, i2], opts)
-                    cut, v = _etc_cut(child, fr[d, F_ALPHA], fr[d, F_BETA], maximize, opts, ctx, tt, gt, glen, gdir,
-                                      mask)
-                    if cut:
-                        if maximize:
-                            if v > fr[d, F_BEST]:
-                                fr[d, F_BEST] = v
-                                fr[d, F_BM] = moves[d, i2]
-                            fr[d, F_ALPHA] = max(fr[d, F_ALPHA], v)
-                        else:
-                            if v < fr[d, F_BEST]:
-                                fr[d, F_BEST] = v
-                                fr[d, F_BM] = moves[d, i2]
-                            fr[d, F_BETA] = min(fr[d, F_BETA], v)
-                        break
             if i < fr[d, F_M] and fr[d, F_ALPHA] < fr[d, F_BETA]:
                 fr[d, F_I] = i + 1
                 row = stack[d]
@@ -551,9 +435,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             if fr[d, F_ALPHA] >= fr[d, F_BETA] and not plain:
                 left = MAX_DEPTH - d if d < MAX_DEPTH else 1
                 hist[cur(stack[d]) * NUM_ACTIONS + a] += left * left
-                if fr[d, F_K1] != a:
-                    fr[d, F_K2] = fr[d, F_K1]
-                    fr[d, F_K1] = a
             mode = NEXT
 
 
@@ -574,8 +455,6 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     reps = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
     scores = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
     fr = np.zeros((MAX_DEPTH + 2, F_LEN), dtype=np.int64)
-    fr[:, F_K1] = -1
-    fr[:, F_K2] = -1
     ctx[C_ROOT] = cur(row)
     gt = np.zeros(max(GT_LEN, 1), dtype=np.int64)
     glen = gtable(row, opts, ctx[C_ROOT], ctx[C_OBJ], gt)
@@ -628,9 +507,6 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         return n
     for i in range(n):
         out_actions[i] = root_moves[i]
-        if (ctx[C_FLAGS] & FL_ROOT_ONLY) != 0:
-            out_values[i] = best
-            continue
         out_values[i] = 0
         if root_reps[i] != i:
             out_values[i] = out_values[root_reps[i]]
