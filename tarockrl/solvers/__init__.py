@@ -29,7 +29,8 @@ in two-slot buckets: the entry with the bigger subtree of the current solve keep
 is always replaced, and entries of earlier solves count as empty; 64-bit keys: a key collision could in principle
 give a wrong value, with probability about nodes / 2**64), equivalent-card merging, move ordering (the table's
 best move, then a static trick-play hint: give a winning partner value, beat an opponent as cheaply as possible,
-else throw the least value; then a history heuristic), and cheap copies of the state row (a child copies its
+else throw the least value; in Dreierles a second card that the third seat, an opponent, can overtake counts as
+a loser; then a history heuristic), and cheap copies of the state row (a child copies its
 parent's row prefix and applies the game's step). Every search is a zero-window search: the root's value is found
 first by MTD(f), then every distinct root action is solved exactly by MTD(f) from that value, which is also its
 upper bound (one zero-window search settles an action as good as the best). Where the values the root can take are
