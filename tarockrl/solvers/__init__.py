@@ -87,7 +87,7 @@ import numpy as np
 
 from tarockrl.errors import GameOverError, TarockError
 
-__all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver"]
+__all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver", "STATS_COLUMNS"]
 
 OBJECTIVES = {"returns": 0, "card_points": 1}
 _SUPPORTED = ("dreierles", "dreiertarock", "troccas", "tatteln")
@@ -143,7 +143,7 @@ class Solver:
         """Solve ``state`` (see :func:`solve`); ``merge=False`` turns equivalent-card merging off and
         ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64 array of shape
         ``search_stats_shape()`` to which the search adds its counts per depth below the root (the columns are
-        ``STATS_COLUMNS``; diagnostics, e.g. ``scripts/bench_search.py --stats``)."""
+        ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts)."""
         if state.game.name != self.game_name:
             raise TarockError(f"this solver is for {self.game_name!r}, the state is of {state.game.name!r}")
         if objective not in OBJECTIVES:
