@@ -29,7 +29,8 @@ in two-slot buckets: the entry with the bigger subtree of the current solve keep
 is always replaced, and entries of earlier solves count as empty; 64-bit keys: a key collision could in principle
 give a wrong value, with probability about nodes / 2**64), equivalent-card merging, move ordering (the table's
 best move, then a static trick-play hint: give a winning partner value, beat an opponent as cheaply as possible,
-else throw the least value; then a history heuristic), and cheap copies of the state row (a child copies its
+else throw the least value; in Dreierles a second card that the third seat, an opponent, can overtake counts as
+a loser; then a history heuristic), and cheap copies of the state row (a child copies its
 parent's row prefix and applies the game's step). Every search is a zero-window search: the root's value is found
 first by MTD(f), then every distinct root action is solved exactly by MTD(f) from that value, which is also its
 upper bound (one zero-window search settles an action as good as the best). Where the values the root can take are
@@ -86,7 +87,7 @@ import numpy as np
 
 from tarockrl.errors import GameOverError, TarockError
 
-__all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver"]
+__all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver", "STATS_COLUMNS"]
 
 OBJECTIVES = {"returns": 0, "card_points": 1}
 _SUPPORTED = ("dreierles", "dreiertarock", "troccas", "tatteln")
@@ -138,9 +139,11 @@ class Solver:
         self._lock = threading.Lock()
 
     def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
-              merge: bool = True, table: bool = True) -> SolveResult:
+              merge: bool = True, table: bool = True, stats: np.ndarray | None = None) -> SolveResult:
         """Solve ``state`` (see :func:`solve`); ``merge=False`` turns equivalent-card merging off and
-        ``table=False`` the transposition table (cross-checks for tests)."""
+        ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64 array of shape
+        ``search_stats_shape()`` to which the search adds its counts per depth below the root (the columns are
+        ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts)."""
         if state.game.name != self.game_name:
             raise TarockError(f"this solver is for {self.game_name!r}, the state is of {state.game.name!r}")
         if objective not in OBJECTIVES:
@@ -159,6 +162,10 @@ class Solver:
             phase = state.game.definition.phase_names[int(row[state.game.definition.slot_phase])]
             raise NotInPlayError(f"the solver works on the card-play phase; this state is in phase {phase!r}")
         opts = state.game.encoded_options
+        if stats is not None and (not isinstance(stats, np.ndarray) or stats.dtype != np.int64
+                                  or stats.shape != self.search_stats_shape()):
+            raise ValueError(f"stats must be an int64 array of shape {self.search_stats_shape()}")
+        st = stats if stats is not None else np.zeros((1, k.ST_LEN), dtype=np.int64)
         with self._lock:
             ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
             ctx[k.C_MAX] = budget
@@ -166,11 +173,12 @@ class Solver:
             ctx[k.C_SALT] = np.int64(_salt_of(next(self._salt)))
             ctx[k.C_MERGE] = 1 if merge else 0
             ctx[k.C_NOTT] = 0 if table else 1
+            ctx[k.C_STATS] = 0 if stats is None else 1
             self._hist[:] = 0
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)
             n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tt,
-                             self._hist, np.int64(row.shape[0]))
+                             self._hist, np.int64(row.shape[0]), st)
         nodes = int(ctx[k.C_NODES])
         if ctx[k.C_ABORT] != 0:
             raise SearchLimitError(f"the search exceeded max_nodes={int(budget)} nodes")
@@ -179,6 +187,15 @@ class Solver:
         best = min(a for a, v in action_values.items() if v == value)
         return SolveResult(value=value, action_values=action_values, nodes=nodes, player=int(k.cur(row)),
                            objective=objective, best_action=best)
+
+    def search_stats_shape(self) -> tuple[int, int]:
+        """The shape of the ``stats`` array of :meth:`solve`: (depths below the root, ``len(STATS_COLUMNS)``)."""
+        return (self.kernels.MAX_DEPTH + 2, self.kernels.ST_LEN)
+
+
+# the columns of Solver.solve's ``stats`` (counts per depth below the root)
+STATS_COLUMNS = ("nodes", "static_cut", "tt_probe", "tt_hit", "tt_cut", "expanded", "cutoff", "cutoff_first",
+                 "children", "threshold", "additive", "tt_move")
 
 
 def _salt_of(i: int) -> int:

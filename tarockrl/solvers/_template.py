@@ -66,8 +66,15 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 
 INF = np.int64(1) << np.int64(40)
 # ctx slots
-C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES = range(12)
-CTX_LEN = 12
+(C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES,
+ C_STATS) = range(13)
+CTX_LEN = 13
+# search statistics per depth (``ctx[C_STATS]`` set; ``st`` is int64[MAX_DEPTH + 2, ST_LEN]): nodes entered, cut by
+# the static bounds, table probes, probes that found the key, cut by the table entry, nodes expanded (moves
+# generated), expanded nodes with a cutoff, cutoffs on the first move, children searched, threshold-entry nodes,
+# additive nodes, expanded nodes with a table move
+(S_NODES, S_STATIC, S_PROBE, S_HIT, S_TTCUT, S_EXP, S_CUT, S_CUT1, S_MOVES, S_SEMI, S_ADD, S_TTMOVE) = range(12)
+ST_LEN = 12
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 SEMI_SALT = np.int64(0x1B873593)  # keeps keys of threshold entries (positions with a monotone past) apart
 
@@ -157,7 +164,7 @@ ENTER, NEXT, RETURN = 0, 1, 2
 
 
 @njit(cache=True)
-def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr):
+def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st):
     """Fail-soft alpha-beta value of ``stack[d0]`` for the root side, within ``(alpha, beta)``.
 
     Iterative (an explicit frame per depth in ``fr``): numba's on-disk cache does not reliably reload
@@ -169,6 +176,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     glen = 0 if plain else ctx[C_GLEN]
     gdir = ctx[C_GDIR]
     root = ctx[C_ROOT]
+    stats = ctx[C_STATS] != 0
     mask = (tt.shape[0] - 1) & ~np.int64(1)  # two-slot buckets: even slot by size of subtree, odd slot always
     d = d0
     fr[d, F_ALPHA] = alpha
@@ -179,6 +187,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
         if mode == ENTER:
             row = stack[d]
             ctx[C_NODES] += 1
+            if stats:
+                st[d, S_NODES] += 1
             if ctx[C_NODES] > ctx[C_MAX]:
                 ctx[C_ABORT] = 1
                 return np.int64(0)
@@ -209,6 +219,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     p0 = apast(row, opts)
                 elif semi:
                     p0 = apast(row, opts) * gdir
+                if stats:
+                    st[d, S_SEMI] += 1 if semi else 0
+                    st[d, S_ADD] += 1 if add else 0
                 if add or semi:  # static bounds on the rest's points (and the bonus range of a monotone past):
                     # a window outside the values they reach cuts off (before the key: cheaper)
                     fmin = afmin(row, opts)
@@ -224,12 +237,10 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         else:
                             rlo = _gval(gt, glen, pp + fmax) + blo
                             rhi = _gval(gt, glen, pp + fmin) + bhi
-                    if rlo >= b_ or rlo == rhi:
-                        ret = rlo
-                        mode = RETURN
-                        continue
-                    if rhi <= a_:
-                        ret = rhi
+                    if rlo >= b_ or rlo == rhi or rhi <= a_:
+                        if stats:
+                            st[d, S_STATIC] += 1
+                        ret = rlo if rlo >= b_ or rlo == rhi else rhi
                         mode = RETURN
                         continue
                 if usett:
@@ -247,13 +258,21 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     if tt[slot, 0] != k:
                         slot += 1
                     e = tt[slot]
+                    if stats:
+                        st[d, S_PROBE] += 1
+                        if e[0] == k:
+                            st[d, S_HIT] += 1
                     if e[0] == k:
                         if semi:
                             if p0 >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least as good as e[1]
+                                if stats:
+                                    st[d, S_TTCUT] += 1
                                 ret = e[4]
                                 mode = RETURN
                                 continue
                             if p0 <= e[2] and e[5] <= a_:  # value <= e[5] for every past at most e[2]
+                                if stats:
+                                    st[d, S_TTCUT] += 1
                                 ret = e[5]
                                 mode = RETURN
                                 continue
@@ -262,12 +281,10 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             hi = e[2]
                             if add:
                                 lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
-                            if lo >= b_ or lo == hi:
-                                ret = lo
-                                mode = RETURN
-                                continue
-                            if hi <= a_:
-                                ret = hi
+                            if lo >= b_ or lo == hi or hi <= a_:
+                                if stats:
+                                    st[d, S_TTCUT] += 1
+                                ret = lo if lo >= b_ or lo == hi else hi
                                 mode = RETURN
                                 continue
                             if lo > a_:
@@ -299,6 +316,10 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     sc[j] = s
                     m += 1
             maximize = side(row, p, root) == 0
+            if stats:
+                st[d, S_EXP] += 1
+                if ttm >= 0:
+                    st[d, S_TTMOVE] += 1
             fr[d, F_ALPHA] = a_
             fr[d, F_BETA] = b_
             fr[d, F_A0] = a_
@@ -329,6 +350,12 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 continue
             # all moves searched (or a cutoff): store the bound, return the best value
             best = fr[d, F_BEST]
+            if stats:
+                st[d, S_MOVES] += fr[d, F_I]
+                if fr[d, F_ALPHA] >= fr[d, F_BETA]:
+                    st[d, S_CUT] += 1
+                    if fr[d, F_I] == 1:
+                        st[d, S_CUT1] += 1
             if fr[d, F_TT] != 0:
                 a0 = fr[d, F_A0]
                 b0 = fr[d, F_B0]
@@ -412,7 +439,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
 
 
 @njit(cache=True)
-def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len):
+def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len, st):
     """Exact values of every legal action of ``row`` (the root) for the root side; returns their number.
 
     ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The root's value is
@@ -475,7 +502,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         nlev = m
     # the value of the root itself first: no action is worth more, and most are worth as much, so one
     # zero-window search (value >= best) settles those
-    best = _mtdf(stack, 0, -INF, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev)
+    best = _mtdf(stack, 0, -INF, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st)
     if ctx[C_ABORT] != 0:
         return n
     for i in range(n):
@@ -489,14 +516,14 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
             child[j] = row[j]
         apply(child, root_moves[i], opts)
         out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels,
-                              nlev)
+                              nlev, st)
         if ctx[C_ABORT] != 0:
             return n
     return n
 
 
 @njit(cache=True)
-def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev):
+def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st):
     """The exact value of ``stack[d0]``, known to lie in ``[lo, hi]``, by zero-window searches until the bounds
     meet (a fail-soft result moves a bound past the window when it can). The first search tests ``guess`` when
     it lies in ``(lo, hi]``. Then MTD(f) tests the last result (from 0): after a fail high the next value above
@@ -528,7 +555,7 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
                 beta = hi
         first = False
         ctx[C_PROBES] += 1
-        g = _search(stack, d0, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+        g = _search(stack, d0, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st)
         if ctx[C_ABORT] != 0:
             return np.int64(0)
         if g < beta:
@@ -556,4 +583,5 @@ def minimax_plain(row, opts, root, objective):
     tt = np.zeros((2, TT_COLS), dtype=np.int64)
     hist = np.zeros(1, dtype=np.int64)
     gt = np.zeros(1, dtype=np.int64)
-    return _search(stack, 0, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr)
+    st = np.zeros((1, ST_LEN), dtype=np.int64)
+    return _search(stack, 0, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st)

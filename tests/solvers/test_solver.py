@@ -20,7 +20,7 @@ from tarockrl.games.dreierles import layout as DL
 from tarockrl.games.dreiertarock import layout as TL
 from tarockrl.games.tatteln import layout as AL
 from tarockrl.games.troccas import layout as RL
-from tarockrl.solvers import NotInPlayError, SearchLimitError, Solver, solve, solver_for
+from tarockrl.solvers import STATS_COLUMNS, NotInPlayError, SearchLimitError, Solver, solve, solver_for
 
 # (game, options, pass in the auction: forces Räuber / Trischaken)
 CONFIGS = [
@@ -498,3 +498,32 @@ def test_pfeife_bonus_range_contains_every_play(options):
                         c.apply_action(a)
                         stack.append(c)
     assert checked >= 1000 and trumps_only >= 100, (checked, trumps_only)
+
+
+def test_search_stats_count_the_search():
+    """``Solver.solve(stats=...)`` adds the search's counts per depth: they sum to the nodes searched, each cut
+    kind is at most the nodes, table hits at most probes, first-move cutoffs at most cutoffs; with or without
+    statistics the values and node counts are the same; a wrong array is refused."""
+    game = _game("dreierles", {})
+    solver = solver_for("dreierles")
+    cols = {c: i for i, c in enumerate(STATS_COLUMNS)}
+    for state in positions(game, 6, False, 6, seed0=5000):
+        st = np.zeros(solver.search_stats_shape(), dtype=np.int64)
+        with_stats = solver.solve(state, stats=st)
+        plain = solver.solve(state)
+        assert (with_stats.action_values, with_stats.nodes) == (plain.action_values, plain.nodes)
+        assert int(st[:, cols["nodes"]].sum()) == with_stats.nodes
+        assert st[0, cols["nodes"]] >= 1  # every root search enters depth 0
+        for c in ("static_cut", "tt_cut", "expanded", "threshold", "additive"):
+            assert (st[:, cols[c]] <= st[:, cols["nodes"]]).all(), c
+        assert (st[:, cols["static_cut"]] + st[:, cols["tt_cut"]] + st[:, cols["expanded"]]
+                <= st[:, cols["nodes"]]).all()
+        assert (st[:, cols["tt_hit"]] <= st[:, cols["tt_probe"]]).all()
+        assert (st[:, cols["cutoff_first"]] <= st[:, cols["cutoff"]]).all()
+        assert (st[:, cols["cutoff"]] <= st[:, cols["expanded"]]).all()
+        assert (st[:, cols["tt_move"]] <= st[:, cols["expanded"]]).all()
+        assert int(st[1:, cols["nodes"]].sum()) <= int(st[:, cols["children"]].sum()) + int(st[1, cols["nodes"]])
+    state = positions(game, 4, False, 1, seed0=5000)[0]
+    for bad in (np.zeros((3, 3), dtype=np.int64), np.zeros(solver.search_stats_shape(), dtype=np.int32), [0]):
+        with pytest.raises(ValueError):
+            solver.solve(state, stats=bad)

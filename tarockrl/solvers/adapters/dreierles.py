@@ -140,7 +140,13 @@ def gen(row, opts, moves, reps, merge):
 
 @njit(cache=True, inline="always")
 def hint(row, opts, action, root):
-    """Static ordering score of a card play (``trick_hint`` when following, ``lead_hint`` on a lead)."""
+    """Static ordering score of a card play (``trick_hint`` when following, ``lead_hint`` on a lead). Second to
+    play, a card is tried as a loser (the least valuable first) when the third seat, an opponent, would take the
+    trick with his highest card that may follow (of the led suit, else a trump). Measured on 30 positions with
+    10-16 tricks left: 0.90 of the nodes (geometric mean) of ``trick_hint`` alone, which tries the cheapest card
+    that beats the lead first. (Lead refinements were measured and dropped: a plain top card that an opponent
+    can trump not counted as a sure winner, neutral; also a low lead to a partner's top card next, 0.94 of the
+    nodes at 10-12 tricks but a whole deal went from 8.9M to over 30M nodes.)"""
     n = row[L.TRICK_N]
     if n == 0:
         c = action - L.A_PLAY
@@ -157,8 +163,21 @@ def hint(row, opts, action, root):
         if row[L.TRICK_CARD + i] == w:
             pos = i
     wseat = (row[L.LEADER] + pos) % 3
-    partner = side(row, wseat, root) == side(row, row[L.CUR], root)
-    return trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+    me = row[L.CUR]
+    partner = side(row, wseat, root) == side(row, me, root)
+    h = trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+    if n == 1:  # second to play: who wins once the third seat plays his highest card that may follow?
+        third = (me + 1) % 3
+        h3 = row[L.HAND + third]
+        cand = h3 & led
+        if cand == 0:
+            cand = h3 & TRUMPS
+        if cand != 0:
+            t = trick | (ONE << c)
+            b3 = highest_index(cand)
+            if side(row, third, root) != side(row, me, root) and winning_card(t | (ONE << b3), led, TRUMPS) == b3:
+                return np.int64(8) - VALUES[c]  # the opponent takes it: a loser, as cheap as possible
+    return h
 
 
 @njit(cache=True)
