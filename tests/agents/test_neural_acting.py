@@ -276,7 +276,9 @@ def test_endgame_nodes_is_the_solver_budget_of_the_endgame():
     """``endgame_nodes`` reaches the solver; with a budget of one node every world is over it and the net decides."""
     a = make_agent("pretrained:endgame=pimc,endgame_nodes=250000", "dreiertarock")
     assert a.endgame_pimc.pimc.max_nodes == 250_000
-    assert make_agent("pretrained:endgame=pimc", "dreiertarock").endgame_pimc.pimc.max_nodes == 30_000
+    ckpt = make_agent(f"ckpt:{PRETRAINED_DIR / 'dreiertarock.pt'},endgame=pimc", "dreiertarock")
+    assert ckpt.endgame_pimc.pimc.max_nodes == 30_000  # PIMC's default
+    assert make_agent("pretrained", "dreiertarock").endgame_pimc.pimc.max_nodes == 400_000  # PRETRAINED_ACTING
     for bad in ("0", "1.5", "x"):
         with pytest.raises(BadAgentSpecError, match="endgame_nodes"):
             make_agent(f"pretrained:endgame=pimc,endgame_nodes={bad}", "dreiertarock")
