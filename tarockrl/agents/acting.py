@@ -236,7 +236,40 @@ class FinalPhaseSolver:
         return dict(res.action_values)
 
 
-class EndgamePIMC:
+class _PIMCSearch:
+    """A :class:`tarockrl.agents.pimc.PIMCAgent` bound for a neural agent's searches (shared by
+    :class:`EndgamePIMC` and :class:`CallPIMC`): construction with a named error, the seed, and the per-action means.
+    """
+
+    def __init__(self, game: Any, who: str, seed: int | None, worlds: int, solve_tricks: int,
+                 max_nodes: int | None = None) -> None:
+        """Bind a PIMC agent to ``game`` (``BadAgentSpecError`` naming ``who`` when the game has no sampler)."""
+        from tarockrl.agents.pimc import PIMCAgent, PIMCUnavailableError
+
+        try:
+            self.pimc = PIMCAgent(game, seed=seed, worlds=int(worlds), solve_tricks=int(solve_tricks),
+                                  max_nodes=max_nodes)
+        except PIMCUnavailableError as exc:
+            raise BadAgentSpecError(f"{who}: {exc}") from None
+        self.game = game
+        self.last: dict[str, Any] | None = None
+
+    @property
+    def seed(self) -> int:
+        """The agent's seed."""
+        return self.pimc.seed
+
+    @seed.setter
+    def seed(self, value: int) -> None:
+        self.pimc.seed = int(value)
+
+    @staticmethod
+    def means(d: Any) -> dict[int, float]:
+        """``{action: mean value}`` of a PIMC decision, without the actions no world could value."""
+        return {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
+
+
+class EndgamePIMC(_PIMCSearch):
     """PIMC over solved worlds in the last tricks of the card play (``endgame=pimc``, every game).
 
     With at most ``tricks`` tricks left in the card play, the decision is that of a
@@ -259,25 +292,11 @@ class EndgamePIMC:
     def __init__(self, game: Any, seed: int | None = None, worlds: int = 32, tricks: int | None = None,
                  rollout_tricks: int = 0, max_nodes: int | None = None) -> None:
         """Bind a PIMC agent to ``game``."""
-        from tarockrl.agents.pimc import PIMCAgent, PIMCUnavailableError, game_defaults
+        from tarockrl.agents.pimc import game_defaults
 
         tricks = game_defaults(game)[0] if tricks is None else int(tricks)
-        try:
-            self.pimc = PIMCAgent(game, seed=seed, worlds=int(worlds), solve_tricks=tricks, max_nodes=max_nodes)
-        except PIMCUnavailableError as exc:
-            raise BadAgentSpecError(f"endgame=pimc: {exc}") from None
-        self.game = game
+        super().__init__(game, "endgame=pimc", seed, worlds, tricks, max_nodes)
         self.rollout_tricks = int(rollout_tricks)
-        self.last: dict[str, Any] | None = None
-
-    @property
-    def seed(self) -> int:
-        """The agent's seed."""
-        return self.pimc.seed
-
-    @seed.setter
-    def seed(self, value: int) -> None:
-        self.pimc.seed = int(value)
 
     def applies(self, state: Any) -> bool:
         """True in the card play with at most ``tricks`` (or ``rollout_tricks``) tricks left (public)."""
@@ -291,12 +310,12 @@ class EndgamePIMC:
         if d is None:
             self.last = {"solved": False}
             return None
-        out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
+        out = self.means(d)
         self.last = {"solved": solved, "rollouts": not solved, "values": out}
         return out
 
 
-class CallPIMC:
+class CallPIMC(_PIMCSearch):
     """PIMC with heuristic rollouts at the calls (``calls=pimc``, every game).
 
     A decision with more than one legal action, all of them calls (:func:`card_actions`: bids and passes, talon
@@ -314,25 +333,9 @@ class CallPIMC:
     """
 
     def __init__(self, game: Any, seed: int | None = None, worlds: int = 32) -> None:
-        """Bind a PIMC agent to ``game`` and mark its card actions."""
-        from tarockrl.agents.pimc import PIMCAgent, PIMCUnavailableError
-
-        try:
-            self.pimc = PIMCAgent(game, seed=seed, worlds=int(worlds), solve_tricks=0)
-        except PIMCUnavailableError as exc:
-            raise BadAgentSpecError(f"calls=pimc: {exc}") from None
-        self.game = game
+        """Bind a PIMC agent to ``game`` (rollouts only) and mark its card actions."""
+        super().__init__(game, "calls=pimc", seed, worlds, 0)
         self.cards = card_actions(game)
-        self.last: dict[str, Any] | None = None
-
-    @property
-    def seed(self) -> int:
-        """The agent's seed."""
-        return self.pimc.seed
-
-    @seed.setter
-    def seed(self, value: int) -> None:
-        self.pimc.seed = int(value)
 
     def applies(self, mask: np.ndarray) -> bool:
         """True when more than one action is legal and none of them is a card action (public)."""
@@ -342,6 +345,6 @@ class CallPIMC:
     def values(self, state: Any) -> dict[int, float]:
         """Mean rollout value (the mover's settlement) of every legal call over the sampled worlds."""
         d = self.pimc.evaluate(state, force=True)
-        out = {int(a): float(m) for a, m in zip(d.actions, d.means, strict=True) if np.isfinite(m)}
+        out = self.means(d)
         self.last = {"values": out, "method": d.method}
         return out
