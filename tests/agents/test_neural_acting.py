@@ -122,17 +122,23 @@ def test_agent_uses_the_per_kind_thresholds():
 
 
 # ---- Tatteln: the exact final phase ---------------------------------------------------------------------------
-def _tatteln_positions(n_deals: int, seed: int):
-    """(stock-phase, final-phase) positions with a choice, from deals of ``rules`` against itself."""
-    game = tarockrl.make_game("tatteln")
+def _rules_positions(game, n_deals: int, seed: int, chosen) -> tuple[list, list]:
+    """Positions with a choice from deals of ``rules`` against itself, split into (``chosen(state)`` true, false)."""
     rules = make_agent("rules", game, seed=seed)
-    stock, final = [], []
+    yes, no = [], []
     for d in range(n_deals):
         state = game.new_initial_state(seed=seed, deal_id=d)
         while not state.is_terminal():
             if len(state.legal_actions()) > 1:
-                (final if state.phase() == "final" else stock).append(state.clone())
+                (yes if chosen(state) else no).append(state.clone())
             state.apply_action(rules.step(state))
+    return yes, no
+
+
+def _tatteln_positions(n_deals: int, seed: int):
+    """(stock-phase, final-phase) positions with a choice, from deals of ``rules`` against itself."""
+    game = tarockrl.make_game("tatteln")
+    final, stock = _rules_positions(game, n_deals, seed, lambda s: s.phase() == "final")
     return game, stock, final
 
 
@@ -202,14 +208,7 @@ def _late_positions(name: str, n_deals: int, seed: int, tricks: int):
 
     game = tarockrl.make_game(name)
     probe = PIMCAgent(game, solve_tricks=tricks)
-    rules = make_agent("rules", game, seed=seed)
-    late, early = [], []
-    for d in range(n_deals):
-        state = game.new_initial_state(seed=seed, deal_id=d)
-        while not state.is_terminal():
-            if len(state.legal_actions()) > 1:
-                (late if probe._solvable(state) else early).append(state.clone())
-            state.apply_action(rules.step(state))
+    late, early = _rules_positions(game, n_deals, seed, probe._solvable)
     return game, late, early
 
 
@@ -296,15 +295,7 @@ def _call_positions(name: str, n_deals: int, seed: int):
     """Positions of ``rules`` self-play whose legal actions are two or more calls, and positions offering a card."""
     game = tarockrl.make_game(name)
     cards = card_actions(game)
-    rules = make_agent("rules", game, seed=seed)
-    calls, others = [], []
-    for d in range(n_deals):
-        state = game.new_initial_state(seed=seed, deal_id=d)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                (others if cards[legal].any() else calls).append(state.clone())
-            state.apply_action(rules.step(state))
+    calls, others = _rules_positions(game, n_deals, seed, lambda s: not cards[s.legal_actions()].any())
     return game, calls, others
 
 
