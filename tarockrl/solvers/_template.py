@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
+from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     COPY_LEN,
     GT_LEN,
@@ -480,18 +481,21 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     n = gen(row, opts, root_moves, root_reps, merge_root)
     # the values the root can take, when the table gives them: the table's values plus the bonus range's ends
     levels = np.zeros(3 * max(GT_LEN, 1), dtype=np.int64)
-    nlev = 0
-    if glen > 0 and ctx[C_OBJ] == 0 and not additive(row, ctx[C_OBJ]) and monotone_past(row, ctx[C_OBJ]):
-        blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
-        for p in range(glen):
-            levels[3 * p] = gt[p] + blo
-            levels[3 * p + 1] = gt[p]
-            levels[3 * p + 2] = gt[p] + bhi
-        nlev = 3 * glen
-    elif glen > 0 and additive(row, ctx[C_OBJ]):
-        for p in range(glen):
-            levels[p] = gt[p]
-        nlev = glen
+    # the adapter's own levels (a superset of the values the root can take), or -1 for this rule
+    nlev = root_levels(row, opts, ctx[C_ROOT], ctx[C_OBJ], levels)
+    if nlev < 0:
+        nlev = 0
+        if glen > 0 and ctx[C_OBJ] == 0 and not additive(row, ctx[C_OBJ]) and monotone_past(row, ctx[C_OBJ]):
+            blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
+            for p in range(glen):
+                levels[3 * p] = gt[p] + blo
+                levels[3 * p + 1] = gt[p]
+                levels[3 * p + 2] = gt[p] + bhi
+            nlev = 3 * glen
+        elif glen > 0 and additive(row, ctx[C_OBJ]):
+            for p in range(glen):
+                levels[p] = gt[p]
+            nlev = glen
     if nlev > 0:  # sorted, unique
         levels[:nlev] = np.sort(levels[:nlev])
         m = 1

@@ -57,7 +57,7 @@ from tarockrl.games.dreierles.rules import (
     O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
-from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
+from tarockrl.solvers._common import gen_merged, hmix, lead_hint, sure_trumps, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -271,50 +271,10 @@ FIVE_TRUMPS = np.int64(PFEIFE | T21 | STIESS)  # the trumps worth 5 (every other
 
 
 @njit(cache=True, inline="always")
-def _kills(killers, targets, cap):
-    """The most ``targets`` (trumps) that ``killers`` (trumps of the other side) can beat, each killer beating
-    at most ``cap`` targets below it: a greedy scan from the highest trump down (the sets a killer can beat are
-    nested, so this is a maximum matching)."""
-    n = np.int64(0)
-    avail = np.int64(0)
-    m = killers | targets
-    while m != 0:
-        c = highest_index(m)
-        b = ONE << c
-        m ^= b
-        if (killers & b) != 0:
-            avail += cap
-        elif avail > 0:
-            avail -= 1
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _tvalue(m):
-    """Counting value of a set of trumps (1 each, 5 for the Pfeife, XXI and Stieß)."""
-    return popcount(m) + 4 * popcount(m & FIVE_TRUMPS)
-
-
-@njit(cache=True, inline="always")
 def _sure(own, other, cap, pairs):
-    """Least value the side holding the trumps ``own`` surely takes with them: a trick holding one of ``own``
-    that no trump of ``other`` above it joins is the side's and worth at least that trump's value (its other
-    cards are worth 1 or more, a trick counts its values minus 2). Each trump of ``other`` joins one trick and
-    so beats at most ``cap`` of ``own`` (1 for a single seat's trumps, 2 for two seats' trumps played into one
-    trick); the beaten ones are at most the ``k`` of a maximum matching and weigh at most ``5 f + (k - f)``
-    (``f`` the most trumps worth 5 that can be beaten at once; the beatable sets form a matroid, so a heaviest
-    beaten set holds ``f`` of them). With ``pairs`` (own = two seats' trumps) two of them may share a trick,
-    worth one less than their sum: at most one such pair per two unbeaten ones. (A beaten set smaller than the
-    matching grows to one of its size by j more trumps worth 1 or more, which lowers the value by j or more and
-    the pair count by at most j, so the bound holds for every beaten set. It is never weaker than counting only
-    the trumps above all of the other side's.)"""
-    k = _kills(other, own, cap)
-    f = _kills(other, own & FIVE_TRUMPS, cap)
-    v = _tvalue(own) - 5 * f - (k - f)
-    if pairs:
-        v -= (popcount(own) - k) // 2
-    return v
+    """Least value the side holding the trumps ``own`` surely takes with them (``sure_trumps`` with the trumps
+    worth 5: the Pfeife, XXI and Stieß)."""
+    return sure_trumps(own, other, cap, pairs, FIVE_TRUMPS)
 
 
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
