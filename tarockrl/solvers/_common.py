@@ -6,8 +6,9 @@
   :mod:`tarockrl.solvers._bind`);
 * :func:`gen_merged` turns a one-word legal card set into the move list with equivalent-card merging
   (see the package docstring of :mod:`tarockrl.solvers` for the rule);
-* :func:`kills` and :func:`sure_trumps` bound the value a side surely takes with its trumps (the static bounds
-  of the Dreierles and Dreiertarock adapters: tarock packs whose trumps count 1, some of them 5);
+* :func:`kills`, :func:`sure_trumps` and :func:`cash_tops` bound the value a side surely takes with its trumps
+  and with its plain top cards (the static bounds of the Dreierles and Dreiertarock adapters: tarock packs whose
+  trumps count 1, some of them 5, with Farbzwang and Tarockzwang);
 * :func:`no_root_levels` is the default of the optional adapter kernel ``root_levels``.
 """
 
@@ -96,6 +97,37 @@ def sure_trumps(own, other, cap, pairs, five):
     v = popcount(own) + 4 * popcount(own & five) - 5 * f - (k - f)
     if pairs:
         v -= (popcount(own) - k) // 2
+    return v
+
+
+@njit(cache=True, inline="always")
+def cash_tops(own, a, b, opp, suits, values):
+    """Least value the side of the seat holding ``own`` (on lead at the start of a trick; ``a`` and ``b`` the
+    next two seats' hands, ``opp`` the other side's hands) can make sure of by leading its plain cards that are
+    above all the other side's cards of their suit, while both other seats still hold that suit (so they must
+    follow and cannot trump; the leader keeps the lead): per suit (``suits``: the plain suits' masks), with
+    ``t`` such top cards and the two others holding ``na`` and ``nb`` cards of it, ``min(t, na, nb)`` tricks,
+    each worth at least its top card's value (its two other cards are worth 1 or more, a trick counts its values
+    minus 2; a partner's higher card wins for the side too). A strategy of the leader's side, so a bound on the
+    value with best play, not on every play (the trumps stay untouched: nobody trumps in these tricks, so the
+    sure trump tricks of :func:`sure_trumps` come on top)."""
+    v = np.int64(0)
+    for s in range(suits.shape[0]):
+        sm = suits[s]
+        mine = own & sm
+        if mine == 0:
+            continue
+        sa = a & sm
+        sb = b & sm
+        if sa == 0 or sb == 0:
+            continue
+        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
+        k = min(popcount(top), popcount(sa), popcount(sb))
+        while k > 0:
+            c = highest_index(top)
+            top ^= ONE << c
+            v += values[c]
+            k -= 1
     return v
 
 

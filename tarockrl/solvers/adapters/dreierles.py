@@ -57,7 +57,7 @@ from tarockrl.games.dreierles.rules import (
     O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
-from tarockrl.solvers._common import gen_merged, hmix, lead_hint, sure_trumps, trick_hint
+from tarockrl.solvers._common import cash_tops, gen_merged, hmix, lead_hint, sure_trumps, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -282,38 +282,13 @@ PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SU
 
 @njit(cache=True)
 def _cash(row, leader, d):
-    """Least value the side of ``leader`` (on lead at the start of a trick) can make sure of by leading its plain
-    cards that are above all the other side's cards of their suit, while both other seats still hold that suit
-    (so they must follow and cannot trump; the leader keeps the lead): per suit, with ``t`` such top cards and
-    the two others holding ``a`` and ``b`` cards of it, ``min(t, a, b)`` tricks, each worth at least its top
-    card's value (its two other cards are worth 1 or more, a trick counts its values minus 2). A strategy of
-    the leader's side, so a bound on the value with best play, not on every play (the trumps stay untouched:
-    nobody trumps in these tricks, so the sure trump tricks of ``_sure`` come on top)."""
+    """Least value the side of ``leader`` (on lead at the start of a trick) can make sure of by cashing its plain
+    top cards (``cash_tops``: above all the other side's cards of their suit, while both other seats still hold
+    that suit)."""
     f1 = (leader + 1) % 3
     f2 = (leader + 2) % 3
-    own = row[L.HAND + leader]
-    v = np.int64(0)
-    for s in range(4):
-        sm = PLAIN_SUITS[s]
-        mine = own & sm
-        if mine == 0:
-            continue
-        a = row[L.HAND + f1] & sm
-        b = row[L.HAND + f2] & sm
-        if a == 0 or b == 0:
-            continue
-        if leader == d:  # above both defenders' cards
-            opp = a | b
-        else:  # above the declarer's cards (a partner's higher card wins for the side too)
-            opp = a if f1 == d else b
-        top = mine & ~((ONE << (highest_index(opp) + 1)) - ONE)
-        k = min(popcount(top), popcount(a), popcount(b))
-        while k > 0:
-            c = highest_index(top)
-            top ^= ONE << c
-            v += VALUES[c]
-            k -= 1
-    return v
+    opp = (row[L.HAND + f1] | row[L.HAND + f2]) if leader == d else row[L.HAND + d]
+    return cash_tops(row[L.HAND + leader], row[L.HAND + f1], row[L.HAND + f2], opp, PLAIN_SUITS, VALUES)
 
 
 @njit(cache=True, inline="always")
