@@ -443,11 +443,12 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
 def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len, st):
     """Exact values of every legal action of ``row`` (the root) for the root side; returns their number.
 
-    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The root's value is
-    found first by MTD(f) (zero-window searches from a guess until the lower and upper bound meet); then each
-    distinct (non-equivalent) root action is solved exactly by MTD(f) from that value, also its upper bound (one
-    zero-window search settles a best action); an equivalent action gets its representative's value. On an
-    exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
+    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The values the root
+    can take (MTD(f)'s levels) come from the adapter's ``root_levels`` when it gives them, else from ``gtable``
+    and ``bonus_range``. The root's value is found first by MTD(f) (zero-window searches from a guess until the
+    lower and upper bound meet); then each distinct (non-equivalent) root action is solved exactly by MTD(f) from
+    that value, also its upper bound (one zero-window search settles a best action); an equivalent action gets
+    its representative's value. On an exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
     """
     stack = np.empty((MAX_DEPTH + 2, stack_len), dtype=np.int64)
     for d in range(MAX_DEPTH + 2):
