@@ -51,13 +51,15 @@ payments), so MTD(f) tests only values that exist. The last card of a trick stay
 last trick is played out (``tt_skip``, ``forced_rest``).
 
 Measured (``nice -n 10 python scripts/bench_search.py --solver-only --games dreiertarock --positions 15
---max-nodes 1000000 --tricks 6 7 8 --per-position``, load average 2-3.6, same positions), median nodes / ms
-before → after: 6 tricks 9,140 / 5.5 ms → 437 / 0.5 ms; 7 tricks 61,461 / 20.7 ms → 1,781 / 1.5 ms; 8 tricks
-216,263 / 107 ms (2 of 15 over a million nodes) → 11,436 / 7.1 ms (largest 73k). The rank key alone gave
-26,263 and 109,545 nodes at 7 and 8 tricks; the thresholds and static bounds the rest. The values equal the
-previous version's on 170 random positions with 7 tricks left (100 default rules, 40 with bonus options, 30
-Trischaken; both objectives) and plain minimax / alpha-beta without table, bounds and merging in
-``tests/solvers/test_dreiertarock_solver.py``.
+--max-nodes 1000000 --tricks 6 7 8``, the previous version and this one back to back at load average 3.9-4.2 on
+the shared 2-core machine), median nodes / ms before → after: 6 tricks 9,140 / 9 ms → 437 / 0.5 ms; 7 tricks
+61,461 / 40 ms → 1,786 / 4.5 ms; 8 tricks 216,263 / 166 ms (2 of 15 over a million nodes) → 11,958 / 11 ms. The
+rank key alone gave 26,263 and 109,545 nodes at 7 and 8 tricks; the thresholds and static bounds most of the
+rest. On worlds resampled from rules self-play positions (what PIMC solves): 7 tricks left, median 39.7k → 3.1k
+nodes (7 of 240 over 400,000 before, none after); 8 tricks left, 160k → 8.2k (28 of 160 over 400,000 before,
+none after). The values equal the previous version's on all of these and on 170 random 7-trick positions
+(default rules, bonus options, Trischaken; both objectives), and plain minimax / alpha-beta without table,
+bounds and merging in ``tests/solvers/test_dreiertarock_solver.py``.
 
 Equivalent cards: everything except Pagat, Uhu, Kakadu, Mond and Sküs (birds, Trull, Mondfang and the Kaiserstich
 single them out); kings never merge (no other card of a suit counts five).
