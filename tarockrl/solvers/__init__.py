@@ -29,19 +29,20 @@ in two-slot buckets: the entry with the bigger subtree of the current solve keep
 is always replaced, and entries of earlier solves count as empty; 64-bit keys: a key collision could in principle
 give a wrong value, with probability about nodes / 2**64), equivalent-card merging, move ordering (the table's
 best move, then a static trick-play hint: give a winning partner value, beat an opponent as cheaply as possible,
-else throw the least value; in Dreierles a second card that the third seat, an opponent, can overtake counts as
-a loser; then a history heuristic), and cheap copies of the state row (a child copies its
+else throw the least value; in Dreierles and Dreiertarock a second card that the third seat, an opponent, can
+overtake counts as a loser; then a history heuristic), and cheap copies of the state row (a child copies its
 parent's row prefix and applies the game's step). Every search is a zero-window search: the root's value is found
 first by MTD(f), then every distinct root action is solved exactly by MTD(f) from that value, which is also its
 upper bound (one zero-window search settles an action as good as the best). Where the values the root can take are
-known (the Dreierles settlement is a step function of the declarer's points), the tests snap to them. Per game
+known (the Dreierles and Dreiertarock settlements are step functions of the declarer's points plus bonuses;
+the adapter's ``root_levels`` may list them), the tests snap to them. Per game
 (the adapters in :mod:`tarockrl.solvers.adapters` document the details):
 
 * the transposition key holds what the value of the rest of the deal depends on, and no more: the hands, the
   trick so far, the seat to move, and a summary of the cards won (e.g. in Dreierles the declarer's pile points,
-  which is all the counting reads); in Dreierles the hands are keyed *up to ranks* (the cards still in play in
-  suit and rank order, each as its place and value), so positions that differ only in which cards of the same
-  structure were played share an entry;
+  which is all the counting reads); in Dreierles and Dreiertarock the hands are keyed *up to ranks* (the cards
+  still in play in suit and rank order, each as its place and value), so positions that differ only in which
+  cards of the same structure were played share an entry;
 * Dreierles, outside Räuber: once the Pfeife is out of play (always with ``"card_points"``), the value is a
   monotone function of the declarer's final pile points, which are the points so far plus the points of the
   tricks still to win; the table then keys the position alone and stores bounds on the points still to win
@@ -60,6 +61,11 @@ known (the Dreierles settlement is a step function of the declarer's points), th
   Pfeife bonus lies in a known range (nothing above 0 for the declarer while a defender holds the Pfeife,
   unless ``pfeife_defender_loss_scores_declarer`` for a silent one; nothing at all once it lies in the current
   trick before the 16th; nothing for the holder's side once a seat that would beat it holds trumps only);
+* Dreiertarock, outside Trischaken and Solo Valat: the same threshold entries once both sides have won a trick
+  (the settlement is then its game item, a step function of the declarer's final pile points, plus bonuses that
+  the past summary in the key and the rest of the play decide), with static bounds from sure tarock tricks,
+  cashable plain tops and the range the open bonuses (birds, Trull, King Trull, Mondfang) can still take; with
+  ``"card_points"`` additive positions as in Dreierles (the adapter documents it);
 * **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
   in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:

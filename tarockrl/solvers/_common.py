@@ -5,7 +5,11 @@
 * :func:`no_forced_rest` is the default of the optional adapter kernel ``forced_rest`` (see
   :mod:`tarockrl.solvers._bind`);
 * :func:`gen_merged` turns a one-word legal card set into the move list with equivalent-card merging
-  (see the package docstring of :mod:`tarockrl.solvers` for the rule).
+  (see the package docstring of :mod:`tarockrl.solvers` for the rule);
+* :func:`kills`, :func:`sure_trumps` and :func:`cash_tops` bound the value a side surely takes with its trumps
+  and with its plain top cards (the static bounds of the Dreierles and Dreiertarock adapters: tarock packs whose
+  trumps count 1, some of them 5, with Farbzwang and Tarockzwang);
+* :func:`no_root_levels` is the default of the optional adapter kernel ``root_levels``.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index
+from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import highest_index, winning_card
 
 ONE = np.int64(1)
@@ -46,6 +50,85 @@ def no_forced_rest(row):
 def no_tt_skip(row):
     """Default ``tt_skip``: the table is used at every node."""
     return False
+
+
+@njit(cache=True, inline="always")
+def no_root_levels(row, opts, root, objective, out):
+    """Default ``root_levels``: -1, the template's own rule (the monotone table's values, and the ends of the
+    bonus range, see :func:`tarockrl.solvers._template.solve_root`)."""
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def kills(killers, targets, cap):
+    """The most ``targets`` (trumps) that ``killers`` (trumps of the other side) can beat, each killer beating
+    at most ``cap`` targets below it (index order is rank order): a greedy scan from the highest trump down (the
+    sets a killer can beat are nested, so this is a maximum matching)."""
+    n = np.int64(0)
+    avail = np.int64(0)
+    m = killers | targets
+    while m != 0:
+        c = highest_index(m)
+        b = ONE << c
+        m ^= b
+        if (killers & b) != 0:
+            avail += cap
+        elif avail > 0:
+            avail -= 1
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def sure_trumps(own, other, cap, pairs, five):
+    """Least value the side holding the trumps ``own`` surely takes with them, when every trump counts 1 and
+    those in ``five`` count 5: a trick holding one of ``own`` that no trump of ``other`` above it joins is the
+    side's and worth at least that trump's value (its other cards are worth 1 or more, a trick counts its values
+    minus 2). Each trump of ``other`` joins one trick and so beats at most ``cap`` of ``own`` (1 for a single
+    seat's trumps, 2 for two seats' trumps played into one trick); the beaten ones are at most the ``k`` of a
+    maximum matching and weigh at most ``5 f + (k - f)`` (``f`` the most trumps worth 5 that can be beaten at
+    once; the beatable sets form a matroid, so a heaviest beaten set holds ``f`` of them). With ``pairs`` (own =
+    two seats' trumps) two of them may share a trick, worth one less than their sum: at most one such pair per
+    two unbeaten ones. (A beaten set smaller than the matching grows to one of its size by j more trumps worth
+    1 or more, which lowers the value by j or more and the pair count by at most j, so the bound holds for every
+    beaten set. It is never weaker than counting only the trumps above all of the other side's.)"""
+    k = kills(other, own, cap)
+    f = kills(other, own & five, cap)
+    v = popcount(own) + 4 * popcount(own & five) - 5 * f - (k - f)
+    if pairs:
+        v -= (popcount(own) - k) // 2
+    return v
+
+
+@njit(cache=True, inline="always")
+def cash_tops(own, a, b, opp, suits, values):
+    """Least value the side of the seat holding ``own`` (on lead at the start of a trick; ``a`` and ``b`` the
+    next two seats' hands, ``opp`` the other side's hands) can make sure of by leading its plain cards that are
+    above all the other side's cards of their suit, while both other seats still hold that suit (so they must
+    follow and cannot trump; the leader keeps the lead): per suit (``suits``: the plain suits' masks), with
+    ``t`` such top cards and the two others holding ``na`` and ``nb`` cards of it, ``min(t, na, nb)`` tricks,
+    each worth at least its top card's value (its two other cards are worth 1 or more, a trick counts its values
+    minus 2; a partner's higher card wins for the side too). A strategy of the leader's side, so a bound on the
+    value with best play, not on every play (the trumps stay untouched: nobody trumps in these tricks, so the
+    sure trump tricks of :func:`sure_trumps` come on top)."""
+    v = np.int64(0)
+    for s in range(suits.shape[0]):
+        sm = suits[s]
+        mine = own & sm
+        if mine == 0:
+            continue
+        sa = a & sm
+        sb = b & sm
+        if sa == 0 or sb == 0:
+            continue
+        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
+        k = min(popcount(top), popcount(sa), popcount(sb))
+        while k > 0:
+            c = highest_index(top)
+            top ^= ONE << c
+            v += values[c]
+            k -= 1
+    return v
 
 
 @njit(cache=True, inline="always")

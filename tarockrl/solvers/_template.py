@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
+from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     COPY_LEN,
     GT_LEN,
@@ -442,11 +443,12 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
 def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len, st):
     """Exact values of every legal action of ``row`` (the root) for the root side; returns their number.
 
-    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The root's value is
-    found first by MTD(f) (zero-window searches from a guess until the lower and upper bound meet); then each
-    distinct (non-equivalent) root action is solved exactly by MTD(f) from that value, also its upper bound (one
-    zero-window search settles a best action); an equivalent action gets its representative's value. On an
-    exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
+    ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The values the root
+    can take (MTD(f)'s levels) come from the adapter's ``root_levels`` when it gives them, else from ``gtable``
+    and ``bonus_range``. The root's value is found first by MTD(f) (zero-window searches from a guess until the
+    lower and upper bound meet); then each distinct (non-equivalent) root action is solved exactly by MTD(f) from
+    that value, also its upper bound (one zero-window search settles a best action); an equivalent action gets
+    its representative's value. On an exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
     """
     stack = np.empty((MAX_DEPTH + 2, stack_len), dtype=np.int64)
     for d in range(MAX_DEPTH + 2):
@@ -480,18 +482,21 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     n = gen(row, opts, root_moves, root_reps, merge_root)
     # the values the root can take, when the table gives them: the table's values plus the bonus range's ends
     levels = np.zeros(3 * max(GT_LEN, 1), dtype=np.int64)
-    nlev = 0
-    if glen > 0 and ctx[C_OBJ] == 0 and not additive(row, ctx[C_OBJ]) and monotone_past(row, ctx[C_OBJ]):
-        blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
-        for p in range(glen):
-            levels[3 * p] = gt[p] + blo
-            levels[3 * p + 1] = gt[p]
-            levels[3 * p + 2] = gt[p] + bhi
-        nlev = 3 * glen
-    elif glen > 0 and additive(row, ctx[C_OBJ]):
-        for p in range(glen):
-            levels[p] = gt[p]
-        nlev = glen
+    # the adapter's own levels (a superset of the values the root can take), or -1 for this rule
+    nlev = root_levels(row, opts, ctx[C_ROOT], ctx[C_OBJ], levels)
+    if nlev < 0:
+        nlev = 0
+        if glen > 0 and ctx[C_OBJ] == 0 and not additive(row, ctx[C_OBJ]) and monotone_past(row, ctx[C_OBJ]):
+            blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
+            for p in range(glen):
+                levels[3 * p] = gt[p] + blo
+                levels[3 * p + 1] = gt[p]
+                levels[3 * p + 2] = gt[p] + bhi
+            nlev = 3 * glen
+        elif glen > 0 and additive(row, ctx[C_OBJ]):
+            for p in range(glen):
+                levels[p] = gt[p]
+            nlev = glen
     if nlev > 0:  # sorted, unique
         levels[:nlev] = np.sort(levels[:nlev])
         m = 1

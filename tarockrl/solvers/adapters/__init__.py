@@ -15,6 +15,13 @@ Every adapter module defines (all ``@njit(cache=True)`` unless a constant):
 * additive positions (optional speed-up; ``GT_LEN``, ``additive``, ``akey``, ``apast``, ``gtable``): where the
   value is a monotone function of a quantity that is the past's part plus the rest's part, the table keys the
   position alone and stores bounds on the rest's part (the Dreierles adapter explains it);
+* positions with a monotone past (optional; ``monotone_past``, ``bonus_range``): the value is monotone in the
+  past's part for a fixed position, keyed by ``akey`` with threshold entries (Dreierles, Dreiertarock); with
+  ``afmin``/``afmax`` static bounds on the rest's part;
+* optional kernels (defaults in :mod:`tarockrl.solvers._common`): ``forced_rest(row)`` (the rest is forced:
+  play it out), ``tt_skip(row)`` (keep the position out of the table), ``root_levels(row, opts, root,
+  objective, out)`` (a superset of the values the root can take, written to ``out``; returns their number, 0
+  for none, -1 for the template's rule from ``gtable`` and ``bonus_range``);
 * ``apply(row, action, opts)``: the game's own unchecked step;
 * ``COPY_LEN`` (slots a child copies from its parent; the history beyond it is never read in play),
   ``MAX_DEPTH`` (actions left in a play phase, at most), ``MAX_MOVES`` (legal actions at a node, at most),

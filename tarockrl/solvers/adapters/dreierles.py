@@ -57,7 +57,7 @@ from tarockrl.games.dreierles.rules import (
     O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
-from tarockrl.solvers._common import gen_merged, hmix, lead_hint, trick_hint
+from tarockrl.solvers._common import cash_tops, gen_merged, hmix, lead_hint, sure_trumps, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -271,50 +271,10 @@ FIVE_TRUMPS = np.int64(PFEIFE | T21 | STIESS)  # the trumps worth 5 (every other
 
 
 @njit(cache=True, inline="always")
-def _kills(killers, targets, cap):
-    """The most ``targets`` (trumps) that ``killers`` (trumps of the other side) can beat, each killer beating
-    at most ``cap`` targets below it: a greedy scan from the highest trump down (the sets a killer can beat are
-    nested, so this is a maximum matching)."""
-    n = np.int64(0)
-    avail = np.int64(0)
-    m = killers | targets
-    while m != 0:
-        c = highest_index(m)
-        b = ONE << c
-        m ^= b
-        if (killers & b) != 0:
-            avail += cap
-        elif avail > 0:
-            avail -= 1
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _tvalue(m):
-    """Counting value of a set of trumps (1 each, 5 for the Pfeife, XXI and Stieß)."""
-    return popcount(m) + 4 * popcount(m & FIVE_TRUMPS)
-
-
-@njit(cache=True, inline="always")
 def _sure(own, other, cap, pairs):
-    """Least value the side holding the trumps ``own`` surely takes with them: a trick holding one of ``own``
-    that no trump of ``other`` above it joins is the side's and worth at least that trump's value (its other
-    cards are worth 1 or more, a trick counts its values minus 2). Each trump of ``other`` joins one trick and
-    so beats at most ``cap`` of ``own`` (1 for a single seat's trumps, 2 for two seats' trumps played into one
-    trick); the beaten ones are at most the ``k`` of a maximum matching and weigh at most ``5 f + (k - f)``
-    (``f`` the most trumps worth 5 that can be beaten at once; the beatable sets form a matroid, so a heaviest
-    beaten set holds ``f`` of them). With ``pairs`` (own = two seats' trumps) two of them may share a trick,
-    worth one less than their sum: at most one such pair per two unbeaten ones. (A beaten set smaller than the
-    matching grows to one of its size by j more trumps worth 1 or more, which lowers the value by j or more and
-    the pair count by at most j, so the bound holds for every beaten set. It is never weaker than counting only
-    the trumps above all of the other side's.)"""
-    k = _kills(other, own, cap)
-    f = _kills(other, own & FIVE_TRUMPS, cap)
-    v = _tvalue(own) - 5 * f - (k - f)
-    if pairs:
-        v -= (popcount(own) - k) // 2
-    return v
+    """Least value the side holding the trumps ``own`` surely takes with them (``sure_trumps`` with the trumps
+    worth 5: the Pfeife, XXI and Stieß)."""
+    return sure_trumps(own, other, cap, pairs, FIVE_TRUMPS)
 
 
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
@@ -322,38 +282,13 @@ PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SU
 
 @njit(cache=True)
 def _cash(row, leader, d):
-    """Least value the side of ``leader`` (on lead at the start of a trick) can make sure of by leading its plain
-    cards that are above all the other side's cards of their suit, while both other seats still hold that suit
-    (so they must follow and cannot trump; the leader keeps the lead): per suit, with ``t`` such top cards and
-    the two others holding ``a`` and ``b`` cards of it, ``min(t, a, b)`` tricks, each worth at least its top
-    card's value (its two other cards are worth 1 or more, a trick counts its values minus 2). A strategy of
-    the leader's side, so a bound on the value with best play, not on every play (the trumps stay untouched:
-    nobody trumps in these tricks, so the sure trump tricks of ``_sure`` come on top)."""
+    """Least value the side of ``leader`` (on lead at the start of a trick) can make sure of by cashing its plain
+    top cards (``cash_tops``: above all the other side's cards of their suit, while both other seats still hold
+    that suit)."""
     f1 = (leader + 1) % 3
     f2 = (leader + 2) % 3
-    own = row[L.HAND + leader]
-    v = np.int64(0)
-    for s in range(4):
-        sm = PLAIN_SUITS[s]
-        mine = own & sm
-        if mine == 0:
-            continue
-        a = row[L.HAND + f1] & sm
-        b = row[L.HAND + f2] & sm
-        if a == 0 or b == 0:
-            continue
-        if leader == d:  # above both defenders' cards
-            opp = a | b
-        else:  # above the declarer's cards (a partner's higher card wins for the side too)
-            opp = a if f1 == d else b
-        top = mine & ~((ONE << (highest_index(opp) + 1)) - ONE)
-        k = min(popcount(top), popcount(a), popcount(b))
-        while k > 0:
-            c = highest_index(top)
-            top ^= ONE << c
-            v += VALUES[c]
-            k -= 1
-    return v
+    opp = (row[L.HAND + f1] | row[L.HAND + f2]) if leader == d else row[L.HAND + d]
+    return cash_tops(row[L.HAND + leader], row[L.HAND + f1], row[L.HAND + f2], opp, PLAIN_SUITS, VALUES)
 
 
 @njit(cache=True, inline="always")
