@@ -10,7 +10,9 @@ x86 BMI2 ``pdep`` where the CPU has a fast one (``FAST_PDEP``; :func:`tarockrl.e
 entries (0/1) in one unaligned store (the observation kernels' one-hot blocks, :mod:`tarockrl.engine.obsput`);
 ``stream_store16`` copies 16 bytes with a non-temporal (streaming) store, which writes a large output buffer
 without first reading its cache lines (the env drivers' observations, :mod:`tarockrl.envs._kernel_template`),
-and ``address_of`` gives the address of an array's data (to check the alignment such a store needs).
+and ``address_of`` gives the address of an array's data (to check the alignment such a store needs);
+``store_fence`` orders streaming stores before every later store (x86 ``sfence``), so another thread that is
+told the work is done sees them.
 With ``NUMBA_DISABLE_JIT=1`` plain-Python versions with the same results are used instead, so the whole engine
 also runs (slowly) as ordinary Python for debugging and coverage.
 """
@@ -33,6 +35,7 @@ __all__ = [
     "store_bits8",
     "stream_store16",
     "address_of",
+    "store_fence",
 ]
 
 
@@ -75,6 +78,9 @@ if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subp
     def address_of(arr):
         """Address of the first element of ``arr`` (an int64)."""
         return np.int64(arr.ctypes.data)
+
+    def store_fence():
+        """Order earlier streaming stores before later stores (nothing to do here)."""
 
 else:
     import llvmlite.binding as _llvm_binding
@@ -268,6 +274,26 @@ else:
             return builder.ptrtoint(a.data, ir.IntType(64))
 
         return types.int64(arr), codegen
+
+    try:
+        _X86 = _llvm_binding.get_process_triple().split("-")[0] in ("x86_64", "i386", "i686")
+    except Exception:  # pragma: no cover - exotic hosts
+        _X86 = False
+
+    @intrinsic
+    def store_fence(typingctx):
+        """Order the streaming stores before it (:func:`stream_store16`) before every later store: x86 ``sfence``
+        (elsewhere a sequentially consistent fence)."""
+
+        def codegen(context, builder, signature, args):
+            if _X86:
+                fn = builder.module.declare_intrinsic("llvm.x86.sse.sfence", fnty=ir.FunctionType(ir.VoidType(), []))
+                builder.call(fn, [])
+            else:  # pragma: no cover - other architectures
+                builder.fence("seq_cst")
+            return context.get_dummy_value()
+
+        return types.void(), codegen
 
 
 @njit(cache=True)

@@ -27,7 +27,10 @@ which keep it for them), so taking a row view or calling a helper costs no atomi
 asks the CPU to fetch the state row, control row, masks and observation row of the row ``PREFETCH_AHEAD``
 ahead while it works on the current one (:func:`tarockrl.engine.bits.prefetch_write`), and of a large row
 (``PREFETCH_HIST``) also the history slot the next actions write, one row ahead (an append beyond the prefetched
-hot part missed the caches on nearly every step). Neither changes a result.
+hot part missed the caches on nearly every step). A game with large observations (``STREAM_OBS``: Troccas'
+2,112 entries) has its integer codes written into a scratch row and copied out by streaming stores, and its
+observation rows are not prefetched: an ordinary store first reads the output's cache line from memory, which
+for 8.6 MB of codes per batch step cost as much memory traffic as writing them. None of this changes a result.
 """
 
 from __future__ import annotations
@@ -37,7 +40,15 @@ import sys
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import address_of, lowest_index, popcount, prefetch_read, prefetch_write, stream_store16
+from tarockrl.engine.bits import (
+    address_of,
+    lowest_index,
+    popcount,
+    prefetch_read,
+    prefetch_write,
+    store_fence,
+    stream_store16,
+)
 from tarockrl.engine.obsput import flip_signed
 from tarockrl.engine.rng import below, stream_seed
 
@@ -544,6 +555,8 @@ def _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, le
             n_agent += 1
         elif st == BROKEN or st == NO_DECISION:
             n_broken += 1
+    if STREAM_OBS and coded:  # the streamed codes are in memory before the caller (maybe another thread) reads them
+        store_fence()
     return n_agent, n_broken
 
 
