@@ -7,7 +7,12 @@ Every LLVM intrinsic of the package lives here, once: under the JIT ``popcount``
 ``highest_index`` compile to the hardware instructions (LLVM ``ctpop``, ``cttz``, ``ctlz``), and ``pdep`` to
 x86 BMI2 ``pdep`` where the CPU has a fast one (``FAST_PDEP``; :func:`tarockrl.engine.select.select_bit` uses it);
 ``prefetch_read`` / ``prefetch_write`` are cache hints, and ``store_bits8`` writes 8 bits of a mask as 8 array
-entries (0/1) in one unaligned store (the observation kernels' one-hot blocks, :mod:`tarockrl.engine.obsput`).
+entries (0/1) in one unaligned store (the observation kernels' one-hot blocks, :mod:`tarockrl.engine.obsput`);
+``stream_store16`` copies 16 bytes with a non-temporal (streaming) store, which writes a large output buffer
+without first reading its cache lines (the env drivers' observations, :mod:`tarockrl.envs._kernel_template`),
+and ``address_of`` gives the address of an array's data (to check the alignment such a store needs);
+``store_fence`` orders streaming stores before every later store (x86 ``sfence``), so another thread that is
+told the work is done sees them.
 With ``NUMBA_DISABLE_JIT=1`` plain-Python versions with the same results are used instead, so the whole engine
 also runs (slowly) as ordinary Python for debugging and coverage.
 """
@@ -28,6 +33,9 @@ __all__ = [
     "prefetch_read",
     "prefetch_write",
     "store_bits8",
+    "stream_store16",
+    "address_of",
+    "store_fence",
 ]
 
 
@@ -62,6 +70,17 @@ if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the JIT-off subp
         """``arr[index + i] = (bits >> i) & 1`` for ``i`` in 0..7 (``arr``: a 1-d C-contiguous numeric array)."""
         for i in range(8):
             arr[index + i] = (int(bits) >> i) & 1
+
+    def stream_store16(dst, dindex, src, sindex):
+        """``dst[dindex:dindex + 16] = src[sindex:sindex + 16]`` (1-byte dtypes; here an ordinary copy)."""
+        dst[dindex:dindex + 16] = src[sindex:sindex + 16]
+
+    def address_of(arr):
+        """Address of the first element of ``arr`` (an int64)."""
+        return np.int64(arr.ctypes.data)
+
+    def store_fence():
+        """Order earlier streaming stores before later stores (nothing to do here)."""
 
 else:
     import llvmlite.binding as _llvm_binding
@@ -214,6 +233,67 @@ else:
         """``arr[index + i] = (bits >> i) & 1`` for ``i`` in 0..7, as one unaligned store (``arr``: a 1-d
         C-contiguous integer or float array; entries ``index .. index + 7`` must lie inside it, unchecked)."""
         return _store_bits8(arr, index, bits, FAST_PDEP)
+
+
+    @intrinsic
+    def stream_store16(typingctx, dst, dindex, src, sindex):
+        """``dst[dindex:dindex + 16] = src[sindex:sindex + 16]`` for arrays of a 1-byte dtype, written by one
+        non-temporal 16-byte store (x86 ``movntdq``): the bytes go to memory without the destination's cache line
+        being read first. The destination address must be 16-byte aligned and every index inside the arrays
+        (unchecked); a sequence of such stores should fill whole 64-byte lines."""
+        if (not isinstance(dst, types.Array) or not isinstance(src, types.Array) or dst.dtype.bitwidth != 8
+                or src.dtype.bitwidth != 8 or not isinstance(dindex, types.Integer)
+                or not isinstance(sindex, types.Integer)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            d = context.make_array(signature.args[0])(context, builder, args[0])
+            s = context.make_array(signature.args[2])(context, builder, args[2])
+            vec = ir.VectorType(i64, 2)
+            da = builder.add(builder.ptrtoint(d.data, i64), context.cast(builder, args[1], signature.args[1],
+                                                                         types.int64))
+            sa = builder.add(builder.ptrtoint(s.data, i64), context.cast(builder, args[3], signature.args[3],
+                                                                         types.int64))
+            value = builder.load(builder.inttoptr(sa, vec.as_pointer()), align=1)
+            store = builder.store(value, builder.inttoptr(da, vec.as_pointer()))
+            store.align = 16
+            store.set_metadata("nontemporal", builder.module.add_metadata([ir.Constant(ir.IntType(32), 1)]))
+            return context.get_dummy_value()
+
+        return types.void(dst, dindex, src, sindex), codegen
+
+    @intrinsic
+    def address_of(typingctx, arr):
+        """Address of the first element of ``arr`` (an int64)."""
+        if not isinstance(arr, types.Array):
+            return None
+
+        def codegen(context, builder, signature, args):
+            a = context.make_array(signature.args[0])(context, builder, args[0])
+            return builder.ptrtoint(a.data, ir.IntType(64))
+
+        return types.int64(arr), codegen
+
+    try:
+        _X86 = _llvm_binding.get_process_triple().split("-")[0] in ("x86_64", "i386", "i686")
+    except Exception:  # pragma: no cover - exotic hosts
+        _X86 = False
+
+    @intrinsic
+    def store_fence(typingctx):
+        """Order the streaming stores before it (:func:`stream_store16`) before every later store: x86 ``sfence``
+        (elsewhere a sequentially consistent fence)."""
+
+        def codegen(context, builder, signature, args):
+            if _X86:
+                fn = builder.module.declare_intrinsic("llvm.x86.sse.sfence", fnty=ir.FunctionType(ir.VoidType(), []))
+                builder.call(fn, [])
+            else:  # pragma: no cover - other architectures
+                builder.fence("seq_cst")
+            return context.get_dummy_value()
+
+        return types.void(), codegen
 
 
 @njit(cache=True)

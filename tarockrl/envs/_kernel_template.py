@@ -27,7 +27,10 @@ which keep it for them), so taking a row view or calling a helper costs no atomi
 asks the CPU to fetch the state row, control row, masks and observation row of the row ``PREFETCH_AHEAD``
 ahead while it works on the current one (:func:`tarockrl.engine.bits.prefetch_write`), and of a large row
 (``PREFETCH_HIST``) also the history slot the next actions write, one row ahead (an append beyond the prefetched
-hot part missed the caches on nearly every step). Neither changes a result.
+hot part missed the caches on nearly every step). A game with large observations (``STREAM_OBS``: Troccas'
+2,112 entries) has its integer codes written into a scratch row and copied out by streaming stores, and its
+observation rows are not prefetched: an ordinary store first reads the output's cache line from memory, which
+for 8.6 MB of codes per batch step cost as much memory traffic as writing them. None of this changes a result.
 """
 
 from __future__ import annotations
@@ -37,7 +40,15 @@ import sys
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, popcount, prefetch_read, prefetch_write
+from tarockrl.engine.bits import (
+    address_of,
+    lowest_index,
+    popcount,
+    prefetch_read,
+    prefetch_write,
+    store_fence,
+    stream_store16,
+)
 from tarockrl.engine.obsput import flip_signed
 from tarockrl.engine.rng import below, stream_seed
 
@@ -74,6 +85,7 @@ SLOT_HIST_LEN = 0
 SLOT_HIST = 0  # first history slot (the row's action record)
 PREFETCH_HIST = False  # also prefetch the history slot the next action writes (large rows, history beyond the hot part)
 PREFETCH_SLOTS = 1  # leading state slots that ``run`` prefetches (the row's hot part; the rest is touched rarely)
+STREAM_OBS = False  # integer-code observations go out by streaming stores (large observations, see observe_row)
 # ---- bindings (end) -------------------------------------------------------------------------------------------
 
 OPPONENT_SALT = np.int64(0x0770_6F_6E_65_6E_74)
@@ -199,6 +211,12 @@ def scratch_words():
     return np.zeros(NUM_WORDS, dtype=np.int64)
 
 
+@njit(cache=True)
+def scratch_obs(qout):
+    """A scratch row for the observation codes of ``observe_row`` with ``STREAM_OBS`` (``qout``'s dtype)."""
+    return np.zeros(OBS_SIZE if STREAM_OBS else 1, dtype=qout.dtype)
+
+
 @njit(cache=True, _nrt=False)
 def random_legal(row, opts, words, rng):
     """A uniformly random legal action from the stream ``rng``; returns ``(rng, action)`` (-1 when none).
@@ -290,14 +308,27 @@ def squash_row(out, idx):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash):
+def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash, sobs):
     """Observation of ``player`` into row ``i`` of ``obs_out`` (float32; with ``squash``, the entries ``fix``
     squashed), or, when ``coded``, as integer codes written directly into row ``i`` of ``qout`` (``fix``: the
-    signed entries of a ``uint8`` code row, whose bit 7 is flipped; :mod:`tarockrl.engine.obsput`)."""
+    signed entries of a ``uint8`` code row, whose bit 7 is flipped; :mod:`tarockrl.engine.obsput`).
+
+    With ``STREAM_OBS`` (a game whose observation is large: a batch of them never stays in the caches) the codes
+    are written into the scratch row ``sobs`` (in the nearest cache) and copied out by streaming stores
+    (:func:`tarockrl.engine.bits.stream_store16`), so the output row's cache lines are never read from memory
+    before being overwritten; the bytes are the same."""
     if coded:
         dst = qout[i]
-        k_observe(row, player, opts, dst)
-        flip_signed(dst, fix)
+        if STREAM_OBS and (address_of(dst) & 15) == 0:
+            k_observe(row, player, opts, sobs)
+            flip_signed(sobs, fix)
+            for k in range(0, OBS_SIZE - 15, 16):
+                stream_store16(dst, k, sobs, k)
+            for k in range(OBS_SIZE & ~15, OBS_SIZE):
+                dst[k] = sobs[k]
+        else:
+            k_observe(row, player, opts, dst)
+            flip_signed(dst, fix)
     else:
         dst = obs_out[i]
         k_observe(row, player, opts, dst)
@@ -306,10 +337,10 @@ def observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, squash, mask_out):
+def emit(row, player, opts, legal_out, i, obs_out, qout, fix, coded, squash, mask_out, sobs):
     """Observation of ``player`` into row ``i`` (see :func:`observe_row`); its legal actions into ``legal_out``
     (bool) and ``mask_out`` (int8), both all False / 0 unless ``player`` is to move."""
-    observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash)
+    observe_row(row, player, opts, i, obs_out, qout, fix, coded, squash, sobs)
     if row[SLOT_PHASE] != TERMINAL_PHASE and row[SLOT_CUR] == player:
         k_legal_mask(row, opts, legal_out)
         flags = legal_out.view(np.int8)
@@ -333,7 +364,7 @@ def _next_episode(i, row, c, params, opts):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out, mask_out,
-                 rew_out, term_out, ret_out, final_obs, qout, qfinal, fix):
+                 rew_out, term_out, ret_out, final_obs, qout, qfinal, fix, sobs):
     """One row of the single-agent envs; returns its status (also stored in ``ctrl[i, C_STATUS]``)."""
     row = rows[i]
     c = ctrl[i]
@@ -382,11 +413,11 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
                     _next_episode(i, row, c, params, opts)
                     continue
             elif code == READY:
-                emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i])
+                emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i], sobs)
                 c[C_STATUS] = READY
                 return READY
             elif code == AGENT:
-                emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i])
+                emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i], sobs)
                 c[C_STATUS] = AGENT
                 return AGENT
             else:
@@ -395,11 +426,11 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
         # the learner's episode is over
         if params[P_AUTORESET] == AUTORESET_SAME_STEP:
             if params[P_WANT_FINAL_OBS] != 0:
-                observe_row(row, c[C_SEAT], opts, i, final_obs, qfinal, fix, coded, True)
+                observe_row(row, c[C_SEAT], opts, i, final_obs, qfinal, fix, coded, True, sobs)
             _next_episode(i, row, c, params, opts)
             ended = False
             continue
-        emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i])  # over: no mask
+        emit(row, c[C_SEAT], opts, legal[i], i, obs_out, qout, fix, coded, True, mask_out[i], sobs)  # over: no mask
         c[C_NEEDS_RESET] = 1
         c[C_STATUS] = DONE
         return DONE
@@ -407,7 +438,7 @@ def _learner_row(i, op, action, rows, ctrl, opts, kinds, params, fparams, legal,
 
 @njit(cache=True, _nrt=False, inline="always")
 def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_out, mask_out, term_out, ret_out,
-                  qout, fix):
+                  qout, fix, sobs):
     """One row of the self-play batch: the seat to move plays ``action``; returns its status."""
     row = rows[i]
     c = ctrl[i]
@@ -435,7 +466,7 @@ def _selfplay_row(i, op, action, rows, ctrl, opts, params, legal, scratch, obs_o
         legal[i, :] = False
         c[C_STATUS] = DONE
         return DONE
-    emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i])
+    emit(row, row[SLOT_CUR], opts, legal[i], i, obs_out, qout, fix, coded, False, mask_out[i], sobs)
     c[C_STATUS] = READY
     return READY
 
@@ -468,7 +499,8 @@ def prefetch_learner_row(j, rows, ctrl, legal, obs_out, mask_out, qout, coded):
     prefetch_row(legal, j, True)
     prefetch_row(mask_out, j, True)
     if coded:
-        prefetch_row(qout, j, True)
+        if not STREAM_OBS:  # streamed rows are written without being read
+            prefetch_row(qout, j, True)
     else:
         prefetch_row(obs_out, j, True)
 
@@ -493,12 +525,12 @@ def run(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, o
     The GIL is released, so callers split a batch into row ranges run by several threads; rows are independent.
     """
     return _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out,
-                     rew_out, term_out, ret_out, final_obs, qout, qfinal, fix, scratch_words())
+                     rew_out, term_out, ret_out, final_obs, qout, qfinal, fix, scratch_words(), scratch_obs(qout))
 
 
 @njit(cache=True, _nrt=False)
 def _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, legal, obs_out, mask_out, rew_out,
-              term_out, ret_out, final_obs, qout, qfinal, fix, scratch):
+              term_out, ret_out, final_obs, qout, qfinal, fix, scratch, sobs):
     """The loop of :func:`run`, compiled without numba's reference counting (no allocation here): the row views
     and helper calls of every row then cost no atomic reference-count updates."""
     n_agent = 0
@@ -515,14 +547,16 @@ def _run_rows(lo, hi, rows, ctrl, ops, actions, opts, kinds, params, fparams, le
             continue
         if op >= OP_SP_STEP:
             st = _selfplay_row(i, op, actions[i], rows, ctrl, opts, params, legal, scratch, obs_out, mask_out,
-                               term_out, ret_out, qout, fix)
+                               term_out, ret_out, qout, fix, sobs)
         else:
             st = _learner_row(i, op, actions[i], rows, ctrl, opts, kinds, params, fparams, legal, scratch, obs_out,
-                              mask_out, rew_out, term_out, ret_out, final_obs, qout, qfinal, fix)
+                              mask_out, rew_out, term_out, ret_out, final_obs, qout, qfinal, fix, sobs)
         if st == AGENT:
             n_agent += 1
         elif st == BROKEN or st == NO_DECISION:
             n_broken += 1
+    if STREAM_OBS and coded:  # the streamed codes are in memory before the caller (maybe another thread) reads them
+        store_fence()
     return n_agent, n_broken
 
 
