@@ -75,12 +75,13 @@ def bench_worlds(games=GAMES_WITH_WORLDS, positions: int = 20, worlds: int = 200
 
 
 def bench_solver(games=None, positions: int = 5, max_nodes: int = 20_000_000, tricks_left=None,
-                 per_position: bool = False) -> list[dict]:
+                 per_position: bool = False, value_only: bool = False) -> list[dict]:
     """The solver benchmark of :func:`tarockrl.solvers.bench.bench_solver` (prints a table)."""
     from tarockrl.solvers import bench
 
     return bench.bench_solver(games=games or bench.GAMES, tricks_left=tricks_left or bench.TRICKS_LEFT,
-                              positions=positions, max_nodes=max_nodes, per_position=per_position)
+                              positions=positions, max_nodes=max_nodes, per_position=per_position,
+                              value_only=value_only)
 
 
 def main(argv=None) -> None:
@@ -92,6 +93,8 @@ def main(argv=None) -> None:
     parser.add_argument("--max-nodes", type=int, default=20_000_000, help="solver: node budget per solve")
     parser.add_argument("--tricks", type=int, nargs="*", default=None, help="solver: tricks left (4 6 8 10 12 14 16)")
     parser.add_argument("--per-position", action="store_true", help="solver: one line per position (seed, nodes)")
+    parser.add_argument("--value-only", action="store_true",
+                        help="solver: the value and one best action only (not every root action's exact value)")
     parser.add_argument("--solver-only", action="store_true", help="skip the world-sampler benchmark")
     parser.add_argument("--worlds-only", action="store_true", help="skip the solver benchmark")
     args = parser.parse_args(argv)
@@ -103,9 +106,10 @@ def main(argv=None) -> None:
                  if tarockrl.make_game(g).definition.sample_worlds is not None]
         bench_worlds(tuple(games), args.positions, args.worlds)
     if not args.worlds_only:
-        print("open-hand solver (objective='returns', one thread)")
+        what = "value and one best action" if args.value_only else "every root action's value"
+        print(f"open-hand solver (objective='returns', {what}, one thread)")
         bench_solver(games=args.games, positions=args.positions, max_nodes=args.max_nodes, tricks_left=args.tricks,
-                     per_position=args.per_position)
+                     per_position=args.per_position, value_only=args.value_only)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,10 @@ card known (the other hands, and in Tatteln the stock in its order) and returns 
   ``value == max(action_values.values())``;
 * ``nodes``: positions the search visited; ``best_action``: a legal action of maximal value (the lowest id).
 
+With ``value_only=True`` only ``value`` and one best action are computed (``action_values`` holds just
+``best_action``, which is then any action of maximal value): the root's value by MTD(f), the best action taken
+from its last successful zero-window search, without the exact values of the other actions.
+
 **Sides and values.** Every seat plays to its side's best. Two-sided contracts are searched exactly:
 Dreierles and Dreiertarock (the declarer against the two defenders), Troccas (seats 0+2 against 1+3), Tatteln
 (one against one). With ``objective="returns"`` the value is the side's settlement in game points: the seat's
@@ -117,6 +121,7 @@ class SolveResult:
     player: int
     objective: str
     best_action: int = field(default=-1)
+    value_only: bool = field(default=False)
 
 
 class Solver:
@@ -145,11 +150,12 @@ class Solver:
         self._lock = threading.Lock()
 
     def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
-              merge: bool = True, table: bool = True, stats: np.ndarray | None = None) -> SolveResult:
-        """Solve ``state`` (see :func:`solve`); ``merge=False`` turns equivalent-card merging off and
-        ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64 array of shape
-        ``search_stats_shape()`` to which the search adds its counts per depth below the root (the columns are
-        ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts)."""
+              merge: bool = True, table: bool = True, stats: np.ndarray | None = None,
+              value_only: bool = False) -> SolveResult:
+        """Solve ``state`` (see :func:`solve`; ``value_only`` as there); ``merge=False`` turns equivalent-card
+        merging off and ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64
+        array of shape ``search_stats_shape()`` to which the search adds its counts per depth below the root (the
+        columns are ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts)."""
         if state.game.name != self.game_name:
             raise TarockError(f"this solver is for {self.game_name!r}, the state is of {state.game.name!r}")
         if objective not in OBJECTIVES:
@@ -180,6 +186,7 @@ class Solver:
             ctx[k.C_MERGE] = 1 if merge else 0
             ctx[k.C_NOTT] = 0 if table else 1
             ctx[k.C_STATS] = 0 if stats is None else 1
+            ctx[k.C_VONLY] = 1 if value_only else 0
             self._hist[:] = 0
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)
@@ -192,7 +199,7 @@ class Solver:
         value = max(action_values.values())
         best = min(a for a, v in action_values.items() if v == value)
         return SolveResult(value=value, action_values=action_values, nodes=nodes, player=int(k.cur(row)),
-                           objective=objective, best_action=best)
+                           objective=objective, best_action=best, value_only=bool(value_only))
 
     def search_stats_shape(self) -> tuple[int, int]:
         """The shape of the ``stats`` array of :meth:`solve`: (depths below the root, ``len(STATS_COLUMNS)``)."""
@@ -223,16 +230,21 @@ def solver_for(game_name: str) -> Solver:
         return _SOLVERS[game_name]
 
 
-def solve(state, *, objective: str = "returns", max_nodes: int | None = None) -> SolveResult:
+def solve(state, *, objective: str = "returns", max_nodes: int | None = None,
+          value_only: bool = False) -> SolveResult:
     """Solve the card play of ``state`` with every card known; see the module docstring.
 
     Args:
         state: a :class:`tarockrl.games.api.State` in its card-play phase (not changed).
         objective: ``"returns"`` (the side's settlement) or ``"card_points"`` (the side's card points).
         max_nodes: a node budget; :class:`SearchLimitError` when the search needs more. ``None``: no limit.
+        value_only: only the position's exact ``value`` and one best action: ``action_values`` then holds that
+            single action (``best_action``, one action of maximal value, not necessarily the lowest id), and the
+            exact values of the other actions are not searched (cheaper; enough to play a best move).
 
     Returns:
-        a :class:`SolveResult` with ``value``, ``action_values`` (every legal action), ``nodes``.
+        a :class:`SolveResult` with ``value``, ``action_values`` (every legal action, or with ``value_only`` the
+        best action only), ``nodes``.
 
     Raises:
         GameOverError: the deal is over.
@@ -241,4 +253,4 @@ def solve(state, *, objective: str = "returns", max_nodes: int | None = None) ->
     """
     if not hasattr(state, "game") or not hasattr(state, "_row"):
         raise TypeError(f"solve expects a tarockrl State, got {type(state).__name__}")
-    return solver_for(state.game.name).solve(state, objective=objective, max_nodes=max_nodes)
+    return solver_for(state.game.name).solve(state, objective=objective, max_nodes=max_nodes, value_only=value_only)

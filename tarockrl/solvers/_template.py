@@ -68,8 +68,10 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 INF = np.int64(1) << np.int64(40)
 # ctx slots
 (C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES,
- C_STATS) = range(13)
-CTX_LEN = 13
+ C_STATS, C_VONLY, C_BMOVE) = range(15)
+CTX_LEN = 15
+# C_VONLY: the root's value and one best action only (no exact value of the other root actions);
+# C_BMOVE: set by ``_mtdf`` at the root, the best move of its last fail-high search (-1: none known)
 # search statistics per depth (``ctx[C_STATS]`` set; ``st`` is int64[MAX_DEPTH + 2, ST_LEN]): nodes entered, cut by
 # the static bounds, table probes, probes that found the key, cut by the table entry, nodes expanded (moves
 # generated), expanded nodes with a cutoff, cutoffs on the first move, children searched, threshold-entry nodes,
@@ -507,9 +509,32 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         nlev = m
     # the value of the root itself first: no action is worth more, and most are worth as much, so one
     # zero-window search (value >= best) settles those
+    ctx[C_BMOVE] = -1
     best = _mtdf(stack, 0, -INF, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st)
     if ctx[C_ABORT] != 0:
         return n
+    if ctx[C_VONLY] != 0:
+        # one best action: the move of the root's last fail-high search (its child's fail-soft value, a lower
+        # bound of the child's value, is the root's value), else the first action a zero-window test at the
+        # root's value does not refute (no action is worth more than the root)
+        a_best = ctx[C_BMOVE]
+        if a_best < 0:
+            for i in range(n):
+                if root_reps[i] != i:
+                    continue
+                child = stack[1]
+                for j in range(COPY_LEN):
+                    child[j] = row[j]
+                apply(child, root_moves[i], opts)
+                g = _search(stack, 1, best - 1, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st)
+                if ctx[C_ABORT] != 0:
+                    return n
+                if g >= best:
+                    a_best = root_moves[i]
+                    break
+        out_actions[0] = a_best
+        out_values[0] = best
+        return np.int64(1)
     for i in range(n):
         out_actions[i] = root_moves[i]
         out_values[i] = 0
@@ -560,6 +585,7 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
                 beta = hi
         first = False
         ctx[C_PROBES] += 1
+        fr[d0, F_BM] = -1  # set only when the search expands stack[d0] (not on a static or table cut there)
         g = _search(stack, d0, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st)
         if ctx[C_ABORT] != 0:
             return np.int64(0)
@@ -567,6 +593,8 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
             hi = g
         else:
             lo = g
+            if d0 == 0:
+                ctx[C_BMOVE] = fr[d0, F_BM]
     return lo
 
 

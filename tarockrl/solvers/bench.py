@@ -80,10 +80,12 @@ def _trick_start(state) -> bool:
 
 
 def bench_solver(games=GAMES, tricks_left=TRICKS_LEFT, positions: int = 5, max_nodes: int = 20_000_000,
-                 seed: int = 0, verbose: bool = True, per_position: bool = False) -> list[dict]:
+                 seed: int = 0, verbose: bool = True, per_position: bool = False,
+                 value_only: bool = False) -> list[dict]:
     """Measure the solver; returns one dict per (game, tricks left) and prints a table when ``verbose``
     (with ``per_position`` also one line per position: its seed, nodes and milliseconds; node counts do not
-    depend on the machine's load, so they compare versions on the same positions)."""
+    depend on the machine's load, so they compare versions on the same positions). ``value_only``: solve for the
+    value and one best action only (``solve(..., value_only=True)``), not every root action's exact value."""
     rows = []
     for name in games:
         game = tarockrl.make_game(name)
@@ -106,7 +108,7 @@ def bench_solver(games=GAMES, tricks_left=TRICKS_LEFT, positions: int = 5, max_n
                 tried += 1
                 t0 = time.perf_counter()
                 try:
-                    r = solver.solve(state, max_nodes=max_nodes)
+                    r = solver.solve(state, max_nodes=max_nodes, value_only=value_only)
                 except SearchLimitError:
                     over += 1
                     all_nodes += max_nodes

@@ -299,6 +299,27 @@ def test_pruning_keeps_every_value(options, pass_all):
     assert pass_all or pfeife_in_play >= 5  # (Räuber: the Pfeife goes by trick 3)
 
 
+@pytest.mark.parametrize(("options", "pass_all"), [({}, False), ({"counting_method": "exact_thirds",
+                                                                  "pfeife_announce_timing": "after_knocks"}, False),
+                                                   ({}, True)])
+def test_value_only_gives_the_value_and_a_best_action(options, pass_all):
+    """Dreierles, random positions with up to 5 tricks left (any point of a trick): ``value_only`` gives the
+    full solve's value and one action whose exact value (from the full solve) is that value, with fewer or as
+    many nodes; a tiny table (many overwritten entries) does the same."""
+    game = _game("dreierles", options)
+    solver = solver_for("dreierles")
+    small = Solver("dreierles", table_bits=8)
+    for state in positions(game, 5, pass_all, 25, seed0=3000):
+        for objective in ("returns", "card_points"):
+            full = solver.solve(state, objective=objective)
+            for s in (solver, small):
+                r = s.solve(state, objective=objective, value_only=True)
+                assert r.value_only and r.value == full.value, (objective, state.history())
+                assert list(r.action_values) == [r.best_action] and r.action_values[r.best_action] == r.value
+                assert full.action_values[r.best_action] == full.value, (objective, state.history())
+            assert solver.solve(state, objective=objective, value_only=True).nodes <= full.nodes
+
+
 @pytest.mark.parametrize("options", [{}, {"pfeife_defender_loss_scores_declarer": True,
                                           "pfeife_announce_timing": "after_knocks"}])
 def test_threshold_entries_across_thresholds(options):
