@@ -148,7 +148,7 @@ class ActingSettings:
 
 PRETRAINED_ACTING: dict[str, ActingSettings] = {
     "dreierles": ActingSettings(endgame="pimc"),
-    "dreiertarock": ActingSettings(endgame="pimc", endgame_tricks=7, endgame_worlds=16, endgame_nodes=400_000),
+    "dreiertarock": ActingSettings(endgame="pimc", endgame_tricks=8, endgame_worlds=16, endgame_nodes=400_000),
     "tatteln": ActingSettings(endgame="solve"),
     "troccas": ActingSettings(endgame="pimc", rollout_tricks=8),
 }
