@@ -31,7 +31,8 @@ _SOLVER_GAMES = ("dreierles", "dreiertarock", "troccas", "tatteln")
 
 
 def rollout_module(game: Any) -> ModuleType:
-    """The rollout template bound to ``game``'s kernels (and its solver adapter's ``in_play``/``hint``)."""
+    """The rollout template bound to ``game``'s kernels (and its solver adapter's ``in_play`` and
+    ``rollout_hint``, or ``hint`` where the adapter has no separate one)."""
     import importlib
 
     from tarockrl.agents import pimc_rollout_template
@@ -43,7 +44,8 @@ def rollout_module(game: Any) -> ModuleType:
     sources = list(game_sources(d))
     if game.name in _SOLVER_GAMES:
         adapter = importlib.import_module(f"tarockrl.solvers.adapters.{game.name}")
-        extra = {"in_play": adapter.in_play, "hint": adapter.hint}
+        # the rollouts play by the public trick heuristic; the solver's ordering may read other hands
+        extra = {"in_play": adapter.in_play, "hint": getattr(adapter, "rollout_hint", adapter.hint)}
         sources += [Path(adapter.__file__).parent, Path(adapter.__file__).parent.parent]
     block = game_bindings(d) + codegen.binding_block({}, extra)
     return codegen.bind(pimc_rollout_template, f"pimc_rollout_{d.name}", block, sources)

@@ -178,6 +178,20 @@ def trick_hint(card, trick, led_mask, trump_mask, partner_wins, value):
 
 
 @njit(cache=True, inline="always")
+def third_overtakes(third_hand, trick, card, led_mask, trump_mask):
+    """True when, after ``card`` joins ``trick`` (one card, the lead), the third seat's highest card that may
+    follow (of the led suit, else a trump) would win the trick. Reads the third seat's hand, so it serves the
+    open-hand solver's move ordering only, never a playing policy (see the adapters' ``rollout_hint``)."""
+    cand = third_hand & led_mask
+    if cand == 0:
+        cand = third_hand & trump_mask
+    if cand == 0:
+        return False
+    b3 = highest_index(cand)
+    return winning_card(trick | (np.int64(1) << card) | (np.int64(1) << b3), led_mask, trump_mask) == b3
+
+
+@njit(cache=True, inline="always")
 def lead_hint(card, remaining, suit_mask, value):
     """Static move-ordering score of leading ``card``: a card that is the highest still in play of its suit (a sure
     winner) first, the most valuable of those first; then the least valuable other cards."""

@@ -213,3 +213,38 @@ def test_registered_with_a_description():
 
     assert "pimc" in known_agents() and "PIMC" in known_agents()["pimc"]
     assert "worlds=32" in agent_help("pimc")
+
+
+@pytest.mark.parametrize("name", ["dreierles", "dreiertarock"])
+def test_rollout_card_choice_does_not_read_the_other_hands(name):
+    """The heuristic rollouts choose cards by the adapter's ``rollout_hint``: a score of the trick and the cards in
+    play, the same however the other two hands split those cards (the solver's ``hint``, which may read them to
+    order its search, differs on some of these positions, so the check can tell)."""
+    import importlib
+
+    adapter = importlib.import_module(f"tarockrl.solvers.adapters.{name}")
+    L = adapter.L
+    game = tarockrl.make_game(name)
+    opts = game.encoded_options
+    rules = make_agent("rules", game, seed=0)
+    rng = np.random.default_rng(3)
+    checked = solver_differs = 0
+    for deal in range(40):
+        state = game.new_initial_state(seed=deal)
+        while not state.is_terminal():
+            row = state._row
+            if adapter.in_play(row) and row[L.TRICK_N] == 1 and len(state.legal_actions()) > 1:
+                me = int(row[L.CUR])
+                a, b = L.HAND + (me + 1) % 3, L.HAND + (me + 2) % 3
+                cards = [c for c in range(64) if (int(row[a]) | int(row[b])) >> c & 1]
+                pick = rng.choice(len(cards), size=bin(int(row[a])).count("1"), replace=False)
+                new_a = sum(1 << cards[i] for i in pick)
+                other = row.copy()
+                other[a], other[b] = new_a, (int(row[a]) | int(row[b])) ^ new_a
+                for act in state.legal_actions():
+                    assert adapter.rollout_hint(row, opts, act, me) == adapter.rollout_hint(other, opts, act, me)
+                    solver_differs += adapter.hint(row, opts, act, me) != adapter.hint(other, opts, act, me)
+                checked += 1
+            state.apply_action(rules.step(state))
+    assert checked > 100
+    assert solver_differs > 0

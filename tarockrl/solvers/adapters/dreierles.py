@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
-from tarockrl.engine.masktricks import highest_index, winning_card
+from tarockrl.engine.masktricks import winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
 from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
@@ -57,7 +57,7 @@ from tarockrl.games.dreierles.rules import (
     O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
-from tarockrl.solvers._common import cash_tops, gen_merged, hmix, lead_hint, sure_trumps, trick_hint
+from tarockrl.solvers._common import cash_tops, gen_merged, hmix, lead_hint, sure_trumps, third_overtakes, trick_hint
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -139,14 +139,10 @@ def gen(row, opts, moves, reps, merge):
 
 
 @njit(cache=True, inline="always")
-def hint(row, opts, action, root):
-    """Static ordering score of a card play (``trick_hint`` when following, ``lead_hint`` on a lead). Second to
-    play, a card is tried as a loser (the least valuable first) when the third seat, an opponent, would take the
-    trick with his highest card that may follow (of the led suit, else a trump). Measured on 30 positions with
-    10-16 tricks left: 0.90 of the nodes (geometric mean) of ``trick_hint`` alone, which tries the cheapest card
-    that beats the lead first. (Lead refinements were measured and dropped: a plain top card that an opponent
-    can trump not counted as a sure winner, neutral; also a low lead to a partner's top card next, 0.94 of the
-    nodes at 10-12 tricks but a whole deal went from 8.9M to over 30M nodes.)"""
+def rollout_hint(row, opts, action, root):
+    """Static score of a card play from the trick and the cards in play only (``trick_hint`` when following,
+    ``lead_hint`` on a lead): the PIMC heuristic rollouts' card choice (tarockrl/agents/pimc_rollouts.py) and
+    the base of the solver's :func:`hint`."""
     n = row[L.TRICK_N]
     if n == 0:
         c = action - L.A_PLAY
@@ -163,20 +159,28 @@ def hint(row, opts, action, root):
         if row[L.TRICK_CARD + i] == w:
             pos = i
     wseat = (row[L.LEADER] + pos) % 3
-    me = row[L.CUR]
-    partner = side(row, wseat, root) == side(row, me, root)
-    h = trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
-    if n == 1:  # second to play: who wins once the third seat plays his highest card that may follow?
+    partner = side(row, wseat, root) == side(row, row[L.CUR], root)
+    return trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+
+
+@njit(cache=True, inline="always")
+def hint(row, opts, action, root):
+    """Static ordering score of a card play (``trick_hint`` when following, ``lead_hint`` on a lead). Second to
+    play, a card is tried as a loser (the least valuable first) when the third seat, an opponent, would take the
+    trick with his highest card that may follow (of the led suit, else a trump). Measured on 30 positions with
+    10-16 tricks left: 0.90 of the nodes (geometric mean) of ``trick_hint`` alone, which tries the cheapest card
+    that beats the lead first. (Lead refinements were measured and dropped: a plain top card that an opponent
+    can trump not counted as a sure winner, neutral; also a low lead to a partner's top card next, 0.94 of the
+    nodes at 10-12 tricks but a whole deal went from 8.9M to over 30M nodes.)"""
+    h = rollout_hint(row, opts, action, root)
+    if row[L.TRICK_N] == 1:  # second to play: does the third seat, an opponent, overtake?
+        me = row[L.CUR]
         third = (me + 1) % 3
-        h3 = row[L.HAND + third]
-        cand = h3 & led
-        if cand == 0:
-            cand = h3 & TRUMPS
-        if cand != 0:
-            t = trick | (ONE << c)
-            b3 = highest_index(cand)
-            if side(row, third, root) != side(row, me, root) and winning_card(t | (ONE << b3), led, TRUMPS) == b3:
-                return np.int64(8) - VALUES[c]  # the opponent takes it: a loser, as cheap as possible
+        c = action - L.A_PLAY
+        led = SUIT_OF_CARD[row[L.TRICK_CARD]]
+        if side(row, third, root) != side(row, me, root) and third_overtakes(
+                row[L.HAND + third], ONE << row[L.TRICK_CARD], c, led, TRUMPS):
+            return np.int64(8) - VALUES[c]  # the opponent takes it: a loser, as cheap as possible
     return h
 
 
