@@ -178,6 +178,38 @@ def trick_hint(card, trick, led_mask, trump_mask, partner_wins, value):
 
 
 @njit(cache=True, inline="always")
+def fold_card_places(h, h0, h1, h2, t0, rem, values):
+    """Fold the cards of ``rem`` (the cards in play) into the key ``h``, in index order, each as its place (hand
+    ``h0``/``h1``/``h2``, the trick's first card ``t0``, else its second) and its counting value ``values[c]``:
+    the position up to ranks that the adapters' rank keys start from (docs/solver.md)."""
+    acc = np.int64(0)
+    k = 0
+    m = rem
+    while m != 0:
+        c = lowest_index(m)
+        b = m & -m
+        m ^= b
+        if (h0 & b) != 0:
+            o = 0
+        elif (h1 & b) != 0:
+            o = 1
+        elif (h2 & b) != 0:
+            o = 2
+        elif (t0 & b) != 0:
+            o = 3
+        else:
+            o = 4
+        acc = acc * 64 + o + 8 * values[c]
+        k += 1
+        if k == 10:
+            h = hmix(h, acc)
+            acc = np.int64(0)
+            k = 0
+    h = hmix(h, acc + (np.int64(k) << np.int64(60)))
+    return h
+
+
+@njit(cache=True, inline="always")
 def third_overtakes(third_hand, trick, card, led_mask, trump_mask):
     """True when, after ``card`` joins ``trick`` (one card, the lead), the third seat's highest card that may
     follow (of the led suit, else a trump) would win the trick. Reads the third seat's hand, so it serves the

@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.bits import popcount
 from tarockrl.engine.masktricks import winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
@@ -57,7 +57,16 @@ from tarockrl.games.dreierles.rules import (
     O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
-from tarockrl.solvers._common import cash_tops, gen_merged, hmix, lead_hint, sure_trumps, third_overtakes, trick_hint
+from tarockrl.solvers._common import (
+    cash_tops,
+    fold_card_places,
+    gen_merged,
+    hmix,
+    lead_hint,
+    sure_trumps,
+    third_overtakes,
+    trick_hint,
+)
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -199,30 +208,7 @@ def rank_key(row, h):
     t0 = (ONE << row[L.TRICK_CARD]) if n > 0 else np.int64(0)
     t1 = (ONE << row[L.TRICK_CARD + 1]) if n > 1 else np.int64(0)
     rem = h0 | h1 | h2 | t0 | t1
-    acc = np.int64(0)
-    k = 0
-    m = rem
-    while m != 0:
-        c = lowest_index(m)
-        b = m & -m
-        m ^= b
-        if (h0 & b) != 0:
-            o = 0
-        elif (h1 & b) != 0:
-            o = 1
-        elif (h2 & b) != 0:
-            o = 2
-        elif (t0 & b) != 0:
-            o = 3
-        else:
-            o = 4
-        acc = acc * 64 + o + 8 * VALUES[c]
-        k += 1
-        if k == 10:
-            h = hmix(h, acc)
-            acc = np.int64(0)
-            k = 0
-    h = hmix(h, acc + (np.int64(k) << np.int64(60)))
+    h = fold_card_places(h, h0, h1, h2, t0, rem, VALUES)
     su = popcount(rem & TRUMPS) + 64 * popcount(rem & SUIT_OF_CARD[22]) + 4096 * popcount(rem & SUIT_OF_CARD[30])
     su += 262144 * popcount(rem & SUIT_OF_CARD[38]) + 16777216 * popcount(rem & SUIT_OF_CARD[46])
     return hmix(h, su + (np.int64(row[L.CUR] + 8 * row[L.LEADER] + 64 * n + 256 * (rem & PFEIFE)) << np.int64(32)))

@@ -70,7 +70,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.bits import popcount
 from tarockrl.engine.masktricks import winning_card
 from tarockrl.engine.pack54 import thirds
 from tarockrl.games.dreiertarock import layout as L
@@ -91,7 +91,16 @@ from tarockrl.games.dreiertarock.rules import (
     O_TRULL_PILES,
     O_VALAT_FACTOR,
 )
-from tarockrl.solvers._common import cash_tops, gen_merged, hmix, lead_hint, sure_trumps, third_overtakes, trick_hint
+from tarockrl.solvers._common import (
+    cash_tops,
+    fold_card_places,
+    gen_merged,
+    hmix,
+    lead_hint,
+    sure_trumps,
+    third_overtakes,
+    trick_hint,
+)
 
 ONE = np.int64(1)
 NAMED = np.int64(0b111 | (1 << 20) | (1 << 21))  # Pagat, Uhu, Kakadu, Mond, Sküs: the cards a rule names
@@ -236,30 +245,7 @@ def _rank_key(row, h):
     t0 = (ONE << row[L.TRICK_CARD]) if n > 0 else np.int64(0)
     t1 = (ONE << row[L.TRICK_CARD + 1]) if n > 1 else np.int64(0)
     rem = h0 | h1 | h2 | t0 | t1
-    acc = np.int64(0)
-    k = 0
-    m = rem
-    while m != 0:
-        c = lowest_index(m)
-        b = m & -m
-        m ^= b
-        if (h0 & b) != 0:
-            o = 0
-        elif (h1 & b) != 0:
-            o = 1
-        elif (h2 & b) != 0:
-            o = 2
-        elif (t0 & b) != 0:
-            o = 3
-        else:
-            o = 4
-        acc = acc * 64 + o + 8 * VALUES[c]
-        k += 1
-        if k == 10:
-            h = hmix(h, acc)
-            acc = np.int64(0)
-            k = 0
-    h = hmix(h, acc + (np.int64(k) << np.int64(60)))
+    h = fold_card_places(h, h0, h1, h2, t0, rem, VALUES)
     su = np.int64(0)
     for s in range(5):
         su = su * 64 + popcount(rem & SUIT_MASK_OF_CARD[SUIT_FIRST[s]])
