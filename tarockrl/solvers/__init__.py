@@ -57,7 +57,7 @@ the adapter's ``root_levels`` may list them), the tests snap to them. Per game
   move across them). The last card of a trick stays out of the table (its children, the next trick's starts, are
   in it), and the last trick is played out without search. In Räuber the key holds each seat's pile points so
   far (piles hold whole tricks, so final points are these plus the tricks still won).
-  Static bounds cut a window the rest cannot reach (checked at every node, before the table key is computed):
+  Static bounds cut a window the rest cannot reach (checked at every node, before the table is probed):
   sure trump tricks of each side (a trick holding a side's trump that no higher trump of the other side joins
   is that side's and worth at least the trump's value; each trump of the other side beats at most one such
   trump, two for the declarer's against the two defenders', counted by a greedy matching), plus, for the side

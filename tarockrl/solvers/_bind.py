@@ -22,7 +22,8 @@ _NAMES = (
     "monotone_past", "paranoid", "side",
 )
 # optional adapter kernels: name -> default in tarockrl.solvers._common (used when the adapter lacks the name)
-_OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip", "root_levels": "no_root_levels"}
+_OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip", "root_levels": "no_root_levels",
+             "copy_row": "copy_prefix"}
 
 
 def search_module(game_name: str) -> ModuleType:

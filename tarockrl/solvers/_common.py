@@ -9,7 +9,8 @@
 * :func:`kills`, :func:`sure_trumps` and :func:`cash_tops` bound the value a side surely takes with its trumps
   and with its plain top cards (the static bounds of the Dreierles and Dreiertarock adapters: tarock packs whose
   trumps count 1, some of them 5, with Farbzwang and Tarockzwang);
-* :func:`no_root_levels` is the default of the optional adapter kernel ``root_levels``.
+* :func:`no_root_levels` is the default of the optional adapter kernel ``root_levels``, :func:`copy_prefix` that of
+  ``copy_row``.
 """
 
 from __future__ import annotations
@@ -57,6 +58,13 @@ def no_root_levels(row, opts, root, objective, out):
     """Default ``root_levels``: -1, the template's own rule (the monotone table's values, and the ends of the
     bonus range, see :func:`tarockrl.solvers._template.solve_root`)."""
     return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def copy_prefix(child, row, n):
+    """Default ``copy_row``: a child row gets the first ``n`` (the adapter's ``COPY_LEN``) slots of its parent."""
+    for j in range(n):
+        child[j] = row[j]
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,8 @@ functions as arguments, and a function made in a factory never hits the cache).
 
 The search is fail-soft alpha-beta over the game's own kernels, values always seen from the root side
 (``side(row, seat, root) == 0`` maximises, the other side minimises). A node's row is a copy of its parent's
-row (the first ``COPY_LEN`` slots; the history beyond is never read in play) with the game's ``step`` applied:
+row (the adapter's ``copy_row``: by default the first ``COPY_LEN`` slots, the history beyond is never read in
+play; an adapter may copy only the slots the play changes) with the adapter's ``apply`` (the game's step):
 the state row is small, so a copy is as cheap as an undo. Per node:
 
 1. terminal: the adapter's ``leaf`` value; when every play left is forced (the adapter's optional
@@ -32,6 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tarockrl.engine.bits import prefetch_read
+from tarockrl.solvers._bits import unmanaged
+
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
@@ -48,6 +52,7 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     apast,
     apply,
     bonus_range,
+    copy_row,
     cur,
     forced_rest,
     gen,
@@ -173,6 +178,11 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     Iterative (an explicit frame per depth in ``fr``): numba's on-disk cache does not reliably reload
     self-recursive functions. With ``ctx[C_PLAIN]`` set it is plain minimax: full windows, no table, no merging.
     """
+    # the same arrays without reference counting (the caller keeps them alive): the views taken per node (rows,
+    # table entries, move lists) and the arrays passed to the adapter's kernels cost no atomic updates
+    stack, opts, ctx, moves, reps, scores = unmanaged(stack), unmanaged(opts), unmanaged(ctx), unmanaged(moves), \
+        unmanaged(reps), unmanaged(scores)
+    tt, hist, gt, fr, st = unmanaged(tt), unmanaged(hist), unmanaged(gt), unmanaged(fr), unmanaged(st)
     plain = ctx[C_PLAIN] != 0
     usett0 = not plain and ctx[C_NOTT] == 0  # C_NOTT: alpha-beta without the table (a cross-check)
     merge = 0 if plain else ctx[C_MERGE]
@@ -201,8 +211,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 continue
             if not plain and forced_rest(row):  # every play left is forced: play it out
                 child = stack[d + 1]
-                for j in range(COPY_LEN):
-                    child[j] = row[j]
+                copy_row(child, row, COPY_LEN)
                 while not is_over(child):
                     gen(child, opts, moves[d + 1], reps[d + 1], 0)
                     apply(child, moves[d + 1, 0], opts)
@@ -225,8 +234,18 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 if stats:
                     st[d, S_SEMI] += 1 if semi else 0
                     st[d, S_ADD] += 1 if add else 0
+                k = np.int64(0)
+                if usett:  # the key first: its table bucket loads (prefetch) while the static bounds are computed
+                    if add:
+                        k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
+                    elif semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
+                        k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
+                    else:
+                        k = key(row, opts) ^ ctx[C_SALT]
+                    prefetch_read(tt, (k & mask) * TT_COLS)
+                    prefetch_read(tt, (k & mask) * TT_COLS + 2 * TT_COLS - 1)
                 if add or semi:  # static bounds on the rest's points (and the bonus range of a monotone past):
-                    # a window outside the values they reach cuts off (before the key: cheaper)
+                    # a window outside the values they reach cuts off (before the table probe)
                     fmin = afmin(row, opts)
                     fmax = afmax(row, opts)
                     if add:
@@ -247,12 +266,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         mode = RETURN
                         continue
                 if usett:
-                    if add:
-                        k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
-                    elif semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
-                        k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
-                    else:
-                        k = key(row, opts) ^ ctx[C_SALT]
                     fr[d, F_KEY] = k
                     fr[d, F_ADD] = 1 if add else (2 if semi else 0)
                     fr[d, F_P0] = p0
@@ -339,8 +352,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 fr[d, F_I] = i + 1
                 row = stack[d]
                 child = stack[d + 1]
-                for j in range(COPY_LEN):
-                    child[j] = row[j]
+                copy_row(child, row, COPY_LEN)
                 apply(child, moves[d, i], opts)
                 if plain:
                     fr[d + 1, F_ALPHA] = -INF
@@ -523,8 +535,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
                 if root_reps[i] != i:
                     continue
                 child = stack[1]
-                for j in range(COPY_LEN):
-                    child[j] = row[j]
+                copy_row(child, row, COPY_LEN)
                 apply(child, root_moves[i], opts)
                 g = _search(stack, 1, best - 1, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st)
                 if ctx[C_ABORT] != 0:
@@ -542,8 +553,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
             out_values[i] = out_values[root_reps[i]]
             continue
         child = stack[1]
-        for j in range(COPY_LEN):
-            child[j] = row[j]
+        copy_row(child, row, COPY_LEN)
         apply(child, root_moves[i], opts)
         out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels,
                               nlev, st)

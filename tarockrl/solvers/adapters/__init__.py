@@ -21,8 +21,12 @@ Every adapter module defines (all ``@njit(cache=True)`` unless a constant):
 * optional kernels (defaults in :mod:`tarockrl.solvers._common`): ``forced_rest(row)`` (the rest is forced:
   play it out), ``tt_skip(row)`` (keep the position out of the table), ``root_levels(row, opts, root,
   objective, out)`` (a superset of the values the root can take, written to ``out``; returns their number, 0
-  for none, -1 for the template's rule from ``gtable`` and ``bonus_range``);
-* ``apply(row, action, opts)``: the game's own unchecked step;
+  for none, -1 for the template's rule from ``gtable`` and ``bonus_range``), ``copy_row(child, row, n)`` (write
+  into ``child`` what a child copies from its parent before ``apply``; default: the first ``n = COPY_LEN``
+  slots; an adapter may copy only the slots its ``apply`` changes, every row of the search starts as a copy of
+  the root);
+* ``apply(row, action, opts)``: the game's own unchecked step (or a leaner one that gives the same row wherever
+  the search and ``leaf`` read it);
 * ``COPY_LEN`` (slots a child copies from its parent; the history beyond it is never read in play),
   ``MAX_DEPTH`` (actions left in a play phase, at most), ``MAX_MOVES`` (legal actions at a node, at most),
   ``NUM_PLAYERS``, ``NUM_ACTIONS``.

@@ -48,8 +48,16 @@ from tarockrl.engine.bits import popcount
 from tarockrl.engine.masktricks import winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
-from tarockrl.games.dreierles.kernels import _add_hand_bonuses, contract_payment, pile_points, play_legal, step
+from tarockrl.games.dreierles.kernels import (
+    _add_hand_bonuses,
+    _apply_play,
+    auto_play_forced,
+    contract_payment,
+    pile_points,
+    play_legal,
+)
 from tarockrl.games.dreierles.rules import (
+    O_AUTO_FORCED,
     O_BONUS_BASIS,
     O_COUNTING,
     O_KNOCK_DOUBLES_BONUSES,
@@ -57,9 +65,9 @@ from tarockrl.games.dreierles.rules import (
     O_PFEIFE_DEF_LOSS,
     O_PFEIFE_SILENT,
 )
+from tarockrl.solvers._bits import pext
 from tarockrl.solvers._common import (
     cash_tops,
-    fold_card_places,
     gen_merged,
     hmix,
     lead_hint,
@@ -193,14 +201,27 @@ def hint(row, opts, action, root):
     return h
 
 
+# the cards whose counting value is not 1, except XXI and Stieß (the two top trumps, counted together): with the
+# number of cards in play per suit they give the counting values of the cards in play in rank order
+VALUE_MARKS = np.int64(sum(1 << c for c in range(54) if VALUES[c] != 1) & ~(T21 | STIESS))
+
+
 @njit(cache=True)
 def rank_key(row, h):
-    """Fold the position up to ranks into ``h``: the cards still in play (hands and current trick) in index
-    order, each as its place (a hand, or its position in the trick) and counting value, the number of them per
-    suit, the seat to move, the leader and the trick size. Outside Räuber the rest of the deal depends on
+    """Fold the position up to ranks into ``h``: the cards still in play (hands and current trick) in rank order
+    within each suit, each as its place (a hand, or its position in the trick) and counting value, the number of
+    them per suit, the seat to move, the leader and the trick size. Outside Räuber the rest of the deal depends on
     nothing more (card identity matters only through suit, rank order among the cards still in play and value;
     the Pfeife, the one card whose identity scoring reads, is flagged), so positions that differ only in which
-    cards of equal structure were played share a key."""
+    cards of equal structure were played share a key.
+
+    Computed in O(1) with bit extracts (``pext``, :mod:`tarockrl.solvers._bits`) over the cards in play ``rem``
+    (index order = suit, then rank order): ``pext(hand 0, rem)`` and ``pext(hand 1, rem)`` are the places of the
+    cards compressed by rank (hand 2 holds the rest but the trick cards, whose compressed positions are keyed), and
+    ``pext(rem, VALUE_MARKS)`` with the number of XXI and Stieß in play gives the counting values in rank order
+    given the counts per suit (in a plain suit the cards worth more than 1 are its top four, each of its own
+    value; in trumps the Pfeife is the lowest and XXI, Stieß the two highest, all worth 5). The three words fit
+    in 64 bits each because at most 48 cards are in play (three hands of 16)."""
     h0 = row[L.HAND]
     h1 = row[L.HAND + 1]
     h2 = row[L.HAND + 2]
@@ -208,10 +229,15 @@ def rank_key(row, h):
     t0 = (ONE << row[L.TRICK_CARD]) if n > 0 else np.int64(0)
     t1 = (ONE << row[L.TRICK_CARD + 1]) if n > 1 else np.int64(0)
     rem = h0 | h1 | h2 | t0 | t1
-    h = fold_card_places(h, h0, h1, h2, t0, rem, VALUES)
-    su = popcount(rem & TRUMPS) + 64 * popcount(rem & SUIT_OF_CARD[22]) + 4096 * popcount(rem & SUIT_OF_CARD[30])
-    su += 262144 * popcount(rem & SUIT_OF_CARD[38]) + 16777216 * popcount(rem & SUIT_OF_CARD[46])
-    return hmix(h, su + (np.int64(row[L.CUR] + 8 * row[L.LEADER] + 64 * n + 256 * (rem & PFEIFE)) << np.int64(32)))
+    i0 = popcount(rem & (t0 - ONE)) if n > 0 else np.int64(63)  # the trick cards' positions in rank order
+    i1 = popcount(rem & (t1 - ONE)) if n > 1 else np.int64(63)
+    w0 = pext(h0, rem) | (i0 << np.int64(48)) | (i1 << np.int64(54)) | (np.int64(n) << np.int64(60))
+    w1 = pext(h1, rem) | (np.int64(row[L.CUR]) << np.int64(48)) | (np.int64(row[L.LEADER]) << np.int64(50))
+    w1 |= popcount(rem & (T21 | STIESS)) << np.int64(52)
+    su = popcount(rem & TRUMPS) + 32 * popcount(rem & SUIT_OF_CARD[22]) + 1024 * popcount(rem & SUIT_OF_CARD[30])
+    su += 32768 * popcount(rem & SUIT_OF_CARD[38]) + 1048576 * popcount(rem & SUIT_OF_CARD[46])
+    w2 = pext(rem, VALUE_MARKS) | (su << np.int64(17))
+    return hmix(hmix(hmix(h, w0), w1), w2)
 
 
 @njit(cache=True)
@@ -231,9 +257,27 @@ def key(row, opts):
 
 
 @njit(cache=True, inline="always")
+def copy_row(child, row, n):
+    """What a child row copies from its parent (``n``, the template's ``COPY_LEN``, is not needed): the slots the
+    card play changes, the phase, the seat to move, the hands and the trick state, piles and flags (``TRICK_NO``
+    to ``N_TRUMP_LED``). Every other slot the search reads is the same in every row of a search (its rows start
+    as copies of the root; the auction, the contract and the hands at the start of play do not change), except the
+    slots only a finished deal fills and only ``leaf`` reads (the last trick, ``POINTS``, ``RESULT``: the game's
+    scoring writes them anew at the end) and the history (never read)."""
+    for j in range(L.PHASE, L.HAND + 3):
+        child[j] = row[j]
+    for j in range(L.TRICK_NO, L.N_TRUMP_LED + 1):
+        child[j] = row[j]
+
+
+@njit(cache=True, inline="always")
 def apply(row, action, opts):
-    """The game's unchecked step."""
-    step(row, action, opts)
+    """The game's unchecked step (``kernels.step``) of a card play without the history: the card played
+    (``_apply_play``, which scores the deal after the 16th trick), then with ``auto_play_forced`` the forced
+    plays. The same row as ``step`` in every slot but ``HIST_LEN`` and ``HIST`` (tests/solvers)."""
+    _apply_play(row, action - L.A_PLAY, opts)
+    if opts[O_AUTO_FORCED] != 0:
+        auto_play_forced(row, opts)
 
 
 # ---- additive positions (see the module docstring) -----------------------------------------------------------
