@@ -33,7 +33,7 @@ ONE = np.int64(1)
 @njit(cache=True, inline="always")
 def _lsr(z, k):
     """Logical right shift of an int64 by ``k`` bits (0 < k < 64)."""
-    return (z >> np.int64(k)) & ((ONE << np.int64(64 - k)) - ONE)
+    return (z >> np.int64(k)) & ~(np.int64(-1) << np.int64(64 - k))
 
 
 @njit(cache=True, inline="always")
