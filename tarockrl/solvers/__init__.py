@@ -145,7 +145,7 @@ class Solver:
         # key, lower bound, upper bound, best move + subtree size, two value bounds (see the template)
         self._tt = np.zeros((size, self.kernels.TT_COLS), dtype=np.int64)
         self._tt.fill(0)  # touch the pages now, not in the first solve
-        self._hist = np.zeros(self.kernels.NUM_PLAYERS * self.kernels.NUM_ACTIONS, dtype=np.int64)
+        self._hist = np.zeros(self.kernels.HIST_LEN, dtype=np.int64)
         self._salt = itertools.count(1)
         self._lock = threading.Lock()
 

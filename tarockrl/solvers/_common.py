@@ -68,6 +68,15 @@ def copy_prefix(child, row, n):
 
 
 @njit(cache=True, inline="always")
+def no_hist_slot(row):
+    """Default ``hist_slot``: one history table for every position (the slot is 0)."""
+    return np.int64(0)
+
+
+NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout
+
+
+@njit(cache=True, inline="always")
 def kills(killers, targets, cap):
     """The most ``targets`` (trumps) that ``killers`` (trumps of the other side) can beat, each killer beating
     at most ``cap`` targets below it (index order is rank order): a greedy scan from the highest trump down (the

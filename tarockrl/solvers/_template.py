@@ -22,7 +22,8 @@ the state row is small, so a copy is as cheap as an undo. Per node:
    ``vhi``", usable by the zero-window searches of every threshold;
 3. move generation with equivalent-card merging (only one representative of each class is searched),
    ordered by the table's move, then the adapter's ``hint`` (a static trick-play heuristic), then a history
-   heuristic (cutoffs per seat and action, weighted by the square of the actions left);
+   heuristic (cutoffs per seat and action, weighted by the square of the actions left; one table per value of
+   the adapter's optional ``hist_slot``, e.g. the position in the trick);
 4. the bound found is stored (exact, lower or upper, as fail-soft alpha-beta defines it).
 
 A node budget (``ctx[C_MAX]``) aborts the search: ``ctx[C_ABORT]`` is set and the values are meaningless.
@@ -37,6 +38,8 @@ from tarockrl.engine.bits import prefetch_read
 from tarockrl.solvers._bits import unmanaged
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
+from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
+from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     COPY_LEN,
@@ -160,6 +163,8 @@ def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
 
 
 HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT + history (capped)
+# the history table: cutoffs per (the adapter's ``hist_slot``, seat to move, action); ``Solver`` allocates it
+HIST_LEN = NUM_PLAYERS * NUM_PLAYERS * NUM_ACTIONS
 
 
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
@@ -313,6 +318,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             sc = scores[d]
             n = gen(row, opts, mv, rp, merge)
             p = cur(row)
+            hoff = (hist_slot(row) * NUM_PLAYERS + p) * NUM_ACTIONS
             # keep the representatives only, scored; insertion sort by score (descending)
             m = 0
             for i in range(n):
@@ -320,7 +326,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     a = mv[i]
                     s = np.int64(0)
                     if not plain:
-                        s = hint(row, opts, a, root) * HINT_UNIT + min(hist[p * NUM_ACTIONS + a], HINT_UNIT - 1)
+                        s = hint(row, opts, a, root) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
                         if a == ttm:
                             s = INF
                     j = m
@@ -449,7 +455,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         fr[d, F_BETA] = v
             if fr[d, F_ALPHA] >= fr[d, F_BETA] and not plain:
                 left = MAX_DEPTH - d if d < MAX_DEPTH else 1
-                hist[cur(stack[d]) * NUM_ACTIONS + a] += left * left
+                hist[(hist_slot(stack[d]) * NUM_PLAYERS + cur(stack[d])) * NUM_ACTIONS + a] += left * left
             mode = NEXT
 
 
@@ -460,9 +466,11 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The values the root
     can take (MTD(f)'s levels) come from the adapter's ``root_levels`` when it gives them, else from ``gtable``
     and ``bonus_range``. The root's value is found first by MTD(f) (zero-window searches from a guess until the
-    lower and upper bound meet); then each distinct (non-equivalent) root action is solved exactly by MTD(f) from
-    that value, also its upper bound (one zero-window search settles a best action); an equivalent action gets
-    its representative's value. On an exceeded budget ``ctx[C_ABORT]`` is 1 and nothing is meaningful.
+    lower and upper bound meet; the guess is the level nearest 0, or with the adapter's optional ``PLAYOUT_GUESS``
+    the value of one playout by the ``hint``, see ``_playout``); then each distinct (non-equivalent) root action
+    is solved exactly by MTD(f) from that value, also its upper bound (one zero-window search settles a best
+    action); an equivalent action gets its representative's value. On an exceeded budget ``ctx[C_ABORT]`` is 1
+    and nothing is meaningful.
     """
     stack = np.empty((MAX_DEPTH + 2, stack_len), dtype=np.int64)
     for d in range(MAX_DEPTH + 2):
@@ -522,7 +530,8 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     # the value of the root itself first: no action is worth more, and most are worth as much, so one
     # zero-window search (value >= best) settles those
     ctx[C_BMOVE] = -1
-    best = _mtdf(stack, 0, -INF, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st)
+    guess = _playout(stack, opts, ctx, moves, reps) if PLAYOUT_GUESS else -INF
+    best = _mtdf(stack, 0, guess, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st)
     if ctx[C_ABORT] != 0:
         return n
     if ctx[C_VONLY] != 0:
@@ -560,6 +569,27 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         if ctx[C_ABORT] != 0:
             return n
     return n
+
+
+@njit(cache=True)
+def _playout(stack, opts, ctx, moves, reps):
+    """MTD(f)'s first guess of the root's value (the adapter's ``PLAYOUT_GUESS``): the value of one playout from
+    ``stack[0]`` in which every seat plays the legal action with the highest ``hint`` (the first one on a tie). A
+    real outcome of the position, so a value it can take; only the order of the root's probes depends on it."""
+    root = ctx[C_ROOT]
+    child = stack[1]
+    copy_row(child, stack[0], COPY_LEN)
+    while not is_over(child):
+        n = gen(child, opts, moves[1], reps[1], 0)
+        a = moves[1, 0]
+        h = hint(child, opts, a, root)
+        for i in range(1, n):
+            hi = hint(child, opts, moves[1, i], root)
+            if hi > h:
+                h = hi
+                a = moves[1, i]
+        apply(child, a, opts)
+    return leaf(child, opts, root, ctx[C_OBJ])
 
 
 @njit(cache=True)

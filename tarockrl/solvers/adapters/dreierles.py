@@ -120,6 +120,16 @@ def tt_skip(row):
 
 
 @njit(cache=True, inline="always")
+def hist_slot(row):
+    """The history heuristic's table per position in the trick (cards already played to it): a card's record
+    as a lead says little about it as a follow (measured, with ``PLAYOUT_GUESS``: docs/solver.md)."""
+    return row[L.TRICK_N]
+
+
+PLAYOUT_GUESS = True  # MTD(f)'s first guess: one playout by the ``hint`` (measured, see docs/solver.md)
+
+
+@njit(cache=True, inline="always")
 def paranoid(row):
     """1 in Räuber (everyone plays for himself)."""
     return np.int64(1) if row[L.RAEUBER] != 0 else np.int64(0)

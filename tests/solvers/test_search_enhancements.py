@@ -1,0 +1,107 @@
+"""The search enhancements of the solver template that adapters switch on (``hist_slot``: one history table per
+position in the trick; ``PLAYOUT_GUESS``: MTD(f) starts from the value of one playout by the ``hint``).
+
+They change only the order of the search, never a value: checked against the plain minimax compiled in the
+solver's kernels (``minimax_plain``: no pruning, no table, no merging) on Dreierles positions at every position
+in a trick, in both solve modes and for both objectives; the playout guess against a playout replayed through
+the public State API.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import tarockrl
+from tarockrl.games.dreierles import layout as DL
+from tarockrl.solvers import solver_for
+from tarockrl.solvers._bind import search_module
+
+
+def _positions(tricks: int, count: int, pass_all: bool = False):
+    """Dreierles play positions with at most ``tricks`` tricks left, at every position in the trick (0, 1, 2
+    cards played to it, in turn), from random play."""
+    game = tarockrl.make_game("dreierles")
+    out, seed = [], 0
+    while len(out) < count and seed < 40 * count:
+        rng = random.Random(1000 + seed)
+        state = game.new_initial_state(seed=1000 + seed)
+        seed += 1
+        want = len(out) % 3
+        while not state.is_terminal():
+            row = state._row
+            if row[DL.PHASE] == DL.PLAY and 16 - row[DL.TRICK_NO] <= tricks and row[DL.TRICK_N] == want:
+                out.append(state)
+                break
+            legal = state.legal_actions()
+            a = DL.A_PASS if pass_all and row[DL.PHASE] == DL.AUCTION else rng.choice(legal)
+            state.apply_action(a)
+    assert len(out) == count
+    return out
+
+
+def test_adapters_switch_the_enhancements():
+    """Dreierles uses both; the other games keep the defaults (one history table, MTD(f) from the level nearest 0)."""
+    assert search_module("dreierles").PLAYOUT_GUESS is True
+    for name in ("dreiertarock", "troccas", "tatteln"):
+        m = search_module(name)
+        assert m.PLAYOUT_GUESS is False
+        assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
+
+
+@pytest.mark.parametrize("pass_all", [False, True], ids=["contract", "raeuber"])
+@pytest.mark.parametrize("objective", ["returns", "card_points"])
+def test_values_stay_exact(objective, pass_all):
+    """Every root action's value (full mode) and the value alone (``value_only``) equal plain minimax, with the
+    history per trick position and the playout guess in use, at every position in a trick."""
+    solver = solver_for("dreierles")
+    k = solver.kernels
+    obj = 0 if objective == "returns" else 1
+    slots = set()
+    for state in _positions(4, 9, pass_all):
+        row = state._row
+        root = int(state.current_player())
+        slots.add(int(k.hist_slot(row)))
+        opts = state.game.encoded_options
+        plain = int(k.minimax_plain(row.copy(), opts, np.int64(root), np.int64(obj)))
+        r = solver.solve(state, objective=objective)
+        assert r.value == plain
+        for a, v in r.action_values.items():
+            child = state.clone()
+            child.apply_action(a)
+            want = int(k.minimax_plain(child._row.copy(), opts, np.int64(root), np.int64(obj)))
+            assert v == want, (a, v, want)
+        rv = solver.solve(state, objective=objective, value_only=True)
+        assert rv.value == plain
+        child = state.clone()
+        child.apply_action(rv.best_action)
+        assert int(k.minimax_plain(child._row.copy(), opts, np.int64(root), np.int64(obj))) == plain
+    assert slots == {0, 1, 2}
+
+
+def test_playout_guess_is_a_real_outcome():
+    """``_playout`` returns the value of the playout in which every seat takes the first legal action with the
+    highest ``hint``, replayed here through the public State API."""
+    solver = solver_for("dreierles")
+    k = solver.kernels
+    for state in _positions(6, 6):
+        row = state._row
+        root = int(state.current_player())
+        opts = state.game.encoded_options
+        ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+        ctx[k.C_ROOT] = root
+        stack = np.empty((k.MAX_DEPTH + 2, row.shape[0]), dtype=np.int64)
+        stack[:] = row
+        moves = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+        reps = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+        got = int(k._playout(stack, opts, ctx, moves, reps))
+        s = state.clone()
+        while not s.is_terminal():
+            legal = sorted(s.legal_actions())
+            hints = [int(k.hint(s._row, opts, np.int64(a), np.int64(root))) for a in legal]
+            s.apply_action(legal[hints.index(max(hints))])
+        want = int(k.leaf(s._row, opts, np.int64(root), np.int64(0)))
+        assert got == want
+        assert (stack[0] == row).all()  # the root row is left as it was
