@@ -230,3 +230,62 @@ def lead_hint(card, remaining, suit_mask, value):
     if highest_index(remaining & suit_mask) == card:
         return np.int64(50) + value
     return np.int64(8) - value
+
+
+@njit(cache=True, inline="always")
+def low_cards(m, k):
+    """The ``k`` lowest-index cards of ``m`` (all of ``m`` when it holds fewer)."""
+    out = np.int64(0)
+    while k > 0 and m != 0:
+        b = m & -m
+        out |= b
+        m ^= b
+        k -= 1
+    return out
+
+
+@njit(cache=True, inline="always")
+def cash_tops_followed(own, a, b, opp, suits, values, a_free, b_free):
+    """:func:`cash_tops` counting the followers' cards too, and letting a follower that cannot ruff hold no card
+    of the suit. Per suit (``suits``), with ``t`` of ``own``'s cards above all of ``opp``'s of it: a follower
+    holding ``n`` cards of the suit limits the run to ``n`` tricks (then he may ruff), unless his flag
+    (``a_free``/``b_free``: set by the caller for a seat that holds no trump and so can never ruff, and whose void
+    in the suit cannot break the leader's side's hold on the lead) lets him discard instead; the ``k`` tricks are
+    worth at least the ``k`` highest top cards plus, for each follower, his ``k`` lowest cards of the suit (he
+    must follow with ``k`` different ones; a discard counts 1), less 2 each. Plain suits whose cards' values do
+    not fall with the index (the tarock packs' plain suits) only: the ``k`` lowest cards are the ``k`` lowest
+    indices. Returns the least value the leader's side makes sure of (a strategy of that side, as
+    :func:`cash_tops`)."""
+    v = np.int64(0)
+    for s in range(suits.shape[0]):
+        sm = suits[s]
+        mine = own & sm
+        if mine == 0:
+            continue
+        sa = a & sm
+        sb = b & sm
+        if (sa == 0 and not a_free) or (sb == 0 and not b_free):
+            continue
+        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
+        k = popcount(top)
+        if sa != 0 and not a_free:
+            k = min(k, popcount(sa))
+        if sb != 0 and not b_free:
+            k = min(k, popcount(sb))
+        if k == 0:
+            continue
+        la = low_cards(sa, k)
+        lb = low_cards(sb, k)
+        for who in range(2):
+            m = la if who == 0 else lb
+            while m != 0:
+                c = lowest_index(m)
+                m &= m - ONE
+                v += values[c] - 1
+        kk = k
+        while kk > 0:
+            c = highest_index(top)
+            top ^= ONE << c
+            v += values[c]
+            kk -= 1
+    return v

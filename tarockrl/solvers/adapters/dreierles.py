@@ -58,7 +58,7 @@ from tarockrl.games.dreierles.rules import (
     O_PFEIFE_SILENT,
 )
 from tarockrl.solvers._common import (
-    cash_tops,
+    cash_tops_followed,
     fold_card_places,
     gen_merged,
     hmix,
@@ -277,8 +277,15 @@ def _cash(row, leader, d):
     that suit)."""
     f1 = (leader + 1) % 3
     f2 = (leader + 2) % 3
-    opp = (row[L.HAND + f1] | row[L.HAND + f2]) if leader == d else row[L.HAND + d]
-    return cash_tops(row[L.HAND + leader], row[L.HAND + f1], row[L.HAND + f2], opp, PLAIN_SUITS, VALUES)
+    h1 = row[L.HAND + f1]
+    h2 = row[L.HAND + f2]
+    # a follower without trumps never ruffs: his void does not end the run when he is an opponent of the leader
+    # (the declarer leading: both; a defender leading: only the declarer; the partner must hold the suit to hand
+    # the lead back)
+    free1 = (h1 & TRUMPS) == 0 and (leader == d or f1 == d)
+    free2 = (h2 & TRUMPS) == 0 and (leader == d or f2 == d)
+    opp = (h1 | h2) if leader == d else row[L.HAND + d]
+    return cash_tops_followed(row[L.HAND + leader], h1, h2, opp, PLAIN_SUITS, VALUES, free1, free2)
 
 
 @njit(cache=True, inline="always")
