@@ -289,3 +289,51 @@ def cash_tops_followed(own, a, b, opp, suits, values, a_free, b_free):
             v += values[c]
             kk -= 1
     return v
+
+
+@njit(cache=True, inline="always")
+def _safe_cards(hand, decl, suits, trumps):
+    """The cards of ``hand`` that win any trick they lead against a declarer holding ``decl`` and no trump: every
+    trump, and every plain card above all the declarer's cards of its suit (all of a suit he lacks)."""
+    safe = hand & trumps
+    for s in range(suits.shape[0]):
+        sm = suits[s]
+        safe |= hand & sm & ~((ONE << (highest_index(decl & sm) + 1)) - ONE)
+    return safe
+
+
+@njit(cache=True, inline="always")
+def _low_excess(hand, k, values):
+    """The sum of ``values - 1`` of the ``k`` cards of ``hand`` with the least values (``k`` at most its size)."""
+    v = np.int64(0)
+    for want in range(1, 6):
+        if k == 0:
+            break
+        m = hand
+        while m != 0 and k > 0:
+            c = lowest_index(m)
+            m &= m - ONE
+            if values[c] == want:
+                v += want - 1
+                k -= 1
+    return v
+
+
+@njit(cache=True, inline="always")
+def trumpless_run(leader, partner, decl, suits, trumps, values):
+    """Least value the two seats of a side (``leader`` on lead at the start of a trick, ``partner`` the other)
+    make sure of against a third seat holding ``decl`` and no trump: while the seat on lead holds a safe card
+    (:func:`_safe_cards`: it wins the trick whatever the others play), it leads one, and the partner plays a card
+    that does not beat it when he has one. A safe card stays safe (the third seat only loses cards). The partner
+    can be made to win only with a safe card of his own (a trump, or a higher card of the led suit), so with
+    ``a`` and ``b`` safe cards (leader, partner) the side wins the next ``a`` tricks when ``b`` is 0, else at
+    least ``min(a, b)`` (by induction: each trick costs the seat on lead one safe card and the other at most
+    one). Those ``r`` tricks hold ``r`` cards of each hand, so they are worth at least ``r`` plus, per hand, the
+    ``values - 1`` of its ``r`` least valuable cards (a trick counts its values minus 2). Counting values 1..5."""
+    a = popcount(_safe_cards(leader, decl, suits, trumps))
+    if a == 0:
+        return np.int64(0)
+    b = popcount(_safe_cards(partner, decl, suits, trumps))
+    r = a if b == 0 else min(a, b)
+    r = min(r, popcount(decl))
+    return r + _low_excess(leader, r, values) + _low_excess(partner, r, values) + _low_excess(decl, r, values)

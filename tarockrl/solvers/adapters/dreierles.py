@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import popcount
+from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
@@ -66,6 +66,7 @@ from tarockrl.solvers._common import (
     sure_trumps,
     third_overtakes,
     trick_hint,
+    trumpless_run,
 )
 
 ONE = np.int64(1)
@@ -339,28 +340,131 @@ def trump_bounds(row, opts):
     return _trump_lo(row, opts), _trump_hi(row, opts)
 
 
+@njit(cache=True, inline="always")
+def _scale(opts):
+    """Points per counting unit: 3 with exact thirds, else 1."""
+    return np.int64(3) if opts[O_COUNTING] == 1 else np.int64(1)
+
+
 @njit(cache=True)
-def afmax(row, opts):
-    """Most pile points the rest can add for the declarer with best play of the defenders: all cards still in
-    play (whole tricks) less what the defenders surely win with their trumps (``_trump_hi``) and, when a
-    defender leads a trick, with their plain top cards (``_cash``; thirds: three times that)."""
-    hi = _trump_hi(row, opts)
-    if row[L.TRICK_N] == 0 and row[L.CUR] != row[L.DECLARER]:
-        c = _cash(row, row[L.CUR], row[L.DECLARER])
-        hi -= 3 * c if opts[O_COUNTING] == 1 else c
+def _start_lo(ha, hb, hc, leader, d, opts):
+    """``afmin`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: the declarer's sure
+    top trumps (``_sure`` against the defenders' trumps) plus, when he leads, his plain top cards (``_cash``)."""
+    hd = ha if d == 0 else (hb if d == 1 else hc)
+    theirs = (ha | hb | hc) & ~hd & TRUMPS
+    v = np.int64(0)
+    if (hd & TRUMPS) != 0:
+        v = _sure(hd & TRUMPS, theirs, ONE, False)
+    if leader == d:
+        f1 = (d + 1) % 3
+        f2 = (d + 2) % 3
+        h1 = ha if f1 == 0 else (hb if f1 == 1 else hc)
+        h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
+        v += cash_tops_followed(hd, h1, h2, h1 | h2, PLAIN_SUITS, VALUES, (h1 & TRUMPS) == 0, (h2 & TRUMPS) == 0)
+    return v * _scale(opts)
+
+
+@njit(cache=True)
+def _start_hi(ha, hb, hc, leader, d, opts):
+    """``afmax`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: all points in play
+    less the defenders' sure top trumps (``_sure``, pairs allowed) and, when a defender leads, his plain top
+    cards (``_cash``); against a declarer without trumps, the least of that and all points less the defenders'
+    run of safe cards (``trumpless_run``)."""
+    hd = ha if d == 0 else (hb if d == 1 else hc)
+    rem = ha | hb | hc
+    total = pile_points(rem, opts)
+    theirs = rem & ~hd & TRUMPS
+    v = np.int64(0)
+    if theirs != 0:
+        v = _sure(theirs, hd & TRUMPS, np.int64(2), True)
+    if leader == d:
+        return total - v * _scale(opts)
+    f1 = (leader + 1) % 3
+    f2 = (leader + 2) % 3
+    hl = ha if leader == 0 else (hb if leader == 1 else hc)
+    h1 = ha if f1 == 0 else (hb if f1 == 1 else hc)
+    h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
+    # a follower without trumps never ruffs: only the declarer's void may be crossed (the partner must hold the
+    # suit to hand the lead back)
+    v += cash_tops_followed(hl, h1, h2, hd, PLAIN_SUITS, VALUES, f1 == d and (h1 & TRUMPS) == 0,
+                            f2 == d and (h2 & TRUMPS) == 0)
+    hi = total - v * _scale(opts)
+    if (hd & TRUMPS) == 0:  # the declarer holds no trump: the defenders run their safe cards
+        partner = h1 if f2 == d else h2
+        r = trumpless_run(hl, partner, hd, PLAIN_SUITS, TRUMPS, VALUES)
+        hi = min(hi, total - r * _scale(opts))
     return hi
 
 
 @njit(cache=True)
+def _third(row, opts, lower):
+    """Bound (``lower``: the least the declarer makes sure of, else the most he can reach) at the third card of a
+    trick, one play ahead: per legal card of the seat to move, the trick's points if the declarer wins it plus
+    the trick-start bound of the next trick (``_start_lo``/``_start_hi`` on the hands after it, its winner on
+    lead); the greatest of these when the declarer plays, the least when a defender does (minimax over the
+    children's admissible bounds is an admissible bound)."""
+    d = row[L.DECLARER]
+    p3 = row[L.CUR]
+    t0 = row[L.TRICK_CARD]
+    t1 = row[L.TRICK_CARD + 1]
+    led = SUIT_OF_CARD[t0]
+    two = (ONE << t0) | (ONE << t1)
+    s0 = row[L.LEADER]
+    legal = play_legal(row, opts)
+    ha = row[L.HAND]
+    hb = row[L.HAND + 1]
+    hc = row[L.HAND + 2]
+    sc = _scale(opts)
+    base = VALUES[t0] + VALUES[t1] - 2
+    take_max = p3 == d  # the declarer maximises his points, the defenders minimise them
+    inf = np.int64(1) << np.int64(40)
+    best = -inf if take_max else inf
+    m = legal
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        b = ONE << c
+        w = winning_card(two | b, led, TRUMPS)
+        ws = s0 if w == t0 else ((s0 + 1) % 3 if w == t1 else p3)
+        xa = ha & ~b
+        xb = hb & ~b
+        xc = hc & ~b
+        g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
+        if lower:
+            g += _start_lo(xa, xb, xc, ws, d, opts)
+        else:
+            g += _start_hi(xa, xb, xc, ws, d, opts)
+        if take_max:
+            if g > best:
+                best = g
+        elif g < best:
+            best = g
+    return best
+
+
+@njit(cache=True)
+def afmax(row, opts):
+    """Most pile points the rest can add for the declarer with best play of the defenders: at the start of a
+    trick ``_start_hi``; at the third card one play ahead (``_third``); else all points still in play less what the defenders surely win
+    with their trumps (``_trump_hi``)."""
+    n = row[L.TRICK_N]
+    if n == 0:
+        return _start_hi(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
+    if n == 2:
+        return _third(row, opts, False)
+    return _trump_hi(row, opts)
+
+
+@njit(cache=True)
 def afmin(row, opts):
-    """Fewest pile points the rest adds for the declarer with his best play: what he surely wins with the trumps
-    in his hand (``_trump_lo``) and, when he leads a trick, with his plain top cards (``_cash``; thirds: three
-    times that)."""
-    lo = _trump_lo(row, opts)
-    if row[L.TRICK_N] == 0 and row[L.CUR] == row[L.DECLARER]:
-        c = _cash(row, row[L.CUR], row[L.DECLARER])
-        lo += 3 * c if opts[O_COUNTING] == 1 else c
-    return lo
+    """Fewest pile points the rest adds for the declarer with his best play: at the start of a trick
+    ``_start_lo``; at the third card one play ahead (``_third``); else what he surely wins with the trumps in his hand (``_trump_lo``)."""
+    n = row[L.TRICK_N]
+    if n == 0:
+        return _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
+    if n == 2:
+        return _third(row, opts, True)
+    return _trump_lo(row, opts)
 
 
 @njit(cache=True, inline="always")
