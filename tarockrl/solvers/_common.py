@@ -303,24 +303,21 @@ def _safe_cards(hand, decl, suits, trumps):
 
 
 @njit(cache=True, inline="always")
-def _low_excess(hand, k, values):
-    """The sum of ``values - 1`` of the ``k`` cards of ``hand`` with the least values (``k`` at most its size)."""
+def _low_excess(hand, k, by_value):
+    """The sum of ``values - 1`` of the ``k`` cards of ``hand`` with the least values (``k`` at most its size;
+    ``by_value[v]``: the mask of the cards worth ``v``, for ``v`` in 1..5)."""
     v = np.int64(0)
     for want in range(1, 6):
-        if k == 0:
+        if k <= 0:
             break
-        m = hand
-        while m != 0 and k > 0:
-            c = lowest_index(m)
-            m &= m - ONE
-            if values[c] == want:
-                v += want - 1
-                k -= 1
+        n = min(k, popcount(hand & by_value[want]))
+        v += n * (want - 1)
+        k -= n
     return v
 
 
 @njit(cache=True, inline="always")
-def trumpless_run(leader, partner, decl, suits, trumps, values):
+def trumpless_run(leader, partner, decl, suits, trumps, by_value):
     """Least value the two seats of a side (``leader`` on lead at the start of a trick, ``partner`` the other)
     make sure of against a third seat holding ``decl`` and no trump: while the seat on lead holds a safe card
     (:func:`_safe_cards`: it wins the trick whatever the others play), it leads one, and the partner plays a card
@@ -329,11 +326,12 @@ def trumpless_run(leader, partner, decl, suits, trumps, values):
     ``a`` and ``b`` safe cards (leader, partner) the side wins the next ``a`` tricks when ``b`` is 0, else at
     least ``min(a, b)`` (by induction: each trick costs the seat on lead one safe card and the other at most
     one). Those ``r`` tricks hold ``r`` cards of each hand, so they are worth at least ``r`` plus, per hand, the
-    ``values - 1`` of its ``r`` least valuable cards (a trick counts its values minus 2). Counting values 1..5."""
+    ``values - 1`` of its ``r`` least valuable cards (a trick counts its values minus 2; ``by_value[v]``: the
+    mask of the cards worth ``v``, values 1..5)."""
     a = popcount(_safe_cards(leader, decl, suits, trumps))
     if a == 0:
         return np.int64(0)
     b = popcount(_safe_cards(partner, decl, suits, trumps))
     r = a if b == 0 else min(a, b)
     r = min(r, popcount(decl))
-    return r + _low_excess(leader, r, values) + _low_excess(partner, r, values) + _low_excess(decl, r, values)
+    return r + _low_excess(leader, r, by_value) + _low_excess(partner, r, by_value) + _low_excess(decl, r, by_value)
