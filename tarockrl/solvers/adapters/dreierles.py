@@ -26,9 +26,14 @@ or with ``"card_points"`` always): the root side's value is a monotone function 
 final pile points = points so far (``apast``) + points of the rest, and the rest does not depend on the past.
 There the table key is the position alone (``akey``) and the table stores bounds on the points of the rest,
 translated to and from value bounds through the monotone table: transpositions with different pasts share one
-entry. The rest's points lie between ``afmin`` (the declarer's sure top trumps) and ``afmax`` (all points still
-in play less the defenders' sure top trumps), so a search window outside the values those reach is cut off at
-once.
+entry. The rest's points lie between ``afmin`` and ``afmax``, so a search window outside the values those reach is
+cut off at once. At the start of a trick (``_start_lo``/``_start_hi``): the declarer's sure top trumps, plus the
+plain top cards he can cash when he leads (the defenders' forced cards of the suit counted; a defender without
+trumps cannot ruff, so his void does not end the run); all points in play less the defenders' sure top trumps and,
+when a defender leads, their cashed tops, and against a declarer without trumps the defenders' run of safe cards
+(``trumpless_run``). At the third card of a trick (``_third``) the bounds look one play ahead: per legal card, the
+trick's points if the declarer wins it plus the trick-start bound after it, the best for the seat to move (an
+admissible bound of every child makes one of the parent); at the second card two plays ahead (``_second``).
 
 Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
 value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
@@ -269,10 +274,11 @@ def _sure(own, other, cap, pairs):
 
 
 BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v in range(6)], dtype=np.int64)
-# mid-trick bounds: 1 = one play ahead at the third card of a trick (fewer nodes, about the same time per solve);
-# 2 = also two plays ahead at the second card (measured: 0.69 of the nodes of 0 at 12 tricks, but about 1.25 of the
-# CPU time: up to ~25 trick-start bounds per node); 0 = none (the every-play trump bounds)
-LOOKAHEAD = 1
+# mid-trick bounds: 2 = one play ahead at the third card of a trick and two plays ahead at the second (up to ~25
+# trick-start bounds per node; measured against main: whole deals 0.43-0.78 of the nodes and 0.8 of the CPU
+# time, 12 tricks 0.69 of the nodes but about 1.2 of the time); 1 = the third card only; 0 = the every-play
+# trump bounds
+LOOKAHEAD = 2
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 
 
