@@ -285,8 +285,9 @@ PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SU
 @njit(cache=True)
 def _cash(row, leader, d):
     """Least value the side of ``leader`` (on lead at the start of a trick) can make sure of by cashing its plain
-    top cards (``cash_tops``: above all the other side's cards of their suit, while both other seats still hold
-    that suit)."""
+    top cards (``cash_tops_followed``: above all the other side's cards of their suit, while both other seats
+    still hold that suit or, for an opponent without trumps, may discard; the followers' forced cards counted).
+    The same computation as inside ``_start_lo``/``_start_hi`` (kept for the tests)."""
     f1 = (leader + 1) % 3
     f2 = (leader + 2) % 3
     h1 = row[L.HAND + f1]
