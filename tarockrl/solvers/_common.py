@@ -247,3 +247,108 @@ def lead_hint(card, remaining, suit_mask, value):
     if highest_index(remaining & suit_mask) == card:
         return np.int64(50) + value
     return np.int64(8) - value
+
+
+@njit(cache=True, inline="always")
+def low_cards(m, k):
+    """The ``k`` lowest-index cards of ``m`` (all of ``m`` when it holds fewer)."""
+    out = np.int64(0)
+    while k > 0 and m != 0:
+        b = m & -m
+        out |= b
+        m ^= b
+        k -= 1
+    return out
+
+
+@njit(cache=True, inline="always")
+def cash_tops_followed(own, a, b, opp, suits, values, a_free, b_free):
+    """:func:`cash_tops` counting the followers' cards too, and letting a follower that cannot ruff hold no card
+    of the suit. Per suit (``suits``), with ``t`` of ``own``'s cards above all of ``opp``'s of it: a follower
+    holding ``n`` cards of the suit limits the run to ``n`` tricks (then he may ruff), unless his flag
+    (``a_free``/``b_free``: set by the caller for a seat that holds no trump and so can never ruff, and whose void
+    in the suit cannot break the leader's side's hold on the lead) lets him discard instead; the ``k`` tricks are
+    worth at least the ``k`` highest top cards plus, for each follower, his ``k`` lowest cards of the suit (he
+    must follow with ``k`` different ones; a discard counts 1), less 2 each. Plain suits whose cards' values do
+    not fall with the index (the tarock packs' plain suits) only: the ``k`` lowest cards are the ``k`` lowest
+    indices. Returns the least value the leader's side makes sure of (a strategy of that side, as
+    :func:`cash_tops`)."""
+    v = np.int64(0)
+    for s in range(suits.shape[0]):
+        sm = suits[s]
+        mine = own & sm
+        if mine == 0:
+            continue
+        sa = a & sm
+        sb = b & sm
+        if (sa == 0 and not a_free) or (sb == 0 and not b_free):
+            continue
+        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
+        k = popcount(top)
+        if sa != 0 and not a_free:
+            k = min(k, popcount(sa))
+        if sb != 0 and not b_free:
+            k = min(k, popcount(sb))
+        if k == 0:
+            continue
+        la = low_cards(sa, k)
+        lb = low_cards(sb, k)
+        for who in range(2):
+            m = la if who == 0 else lb
+            while m != 0:
+                c = lowest_index(m)
+                m &= m - ONE
+                v += values[c] - 1
+        kk = k
+        while kk > 0:
+            c = highest_index(top)
+            top ^= ONE << c
+            v += values[c]
+            kk -= 1
+    return v
+
+
+@njit(cache=True, inline="always")
+def _safe_cards(hand, decl, suits, trumps):
+    """The cards of ``hand`` that win any trick they lead against a declarer holding ``decl`` and no trump: every
+    trump, and every plain card above all the declarer's cards of its suit (all of a suit he lacks)."""
+    safe = hand & trumps
+    for s in range(suits.shape[0]):
+        sm = suits[s]
+        safe |= hand & sm & ~((ONE << (highest_index(decl & sm) + 1)) - ONE)
+    return safe
+
+
+@njit(cache=True, inline="always")
+def _low_excess(hand, k, by_value):
+    """The sum of ``values - 1`` of the ``k`` cards of ``hand`` with the least values (``k`` at most its size;
+    ``by_value[v]``: the mask of the cards worth ``v``, for ``v`` in 1..5)."""
+    v = np.int64(0)
+    for want in range(1, 6):
+        if k <= 0:
+            break
+        n = min(k, popcount(hand & by_value[want]))
+        v += n * (want - 1)
+        k -= n
+    return v
+
+
+@njit(cache=True, inline="always")
+def trumpless_run(leader, partner, decl, suits, trumps, by_value):
+    """Least value the two seats of a side (``leader`` on lead at the start of a trick, ``partner`` the other)
+    make sure of against a third seat holding ``decl`` and no trump: while the seat on lead holds a safe card
+    (:func:`_safe_cards`: it wins the trick whatever the others play), it leads one, and the partner plays a card
+    that does not beat it when he has one. A safe card stays safe (the third seat only loses cards). The partner
+    can be made to win only with a safe card of his own (a trump, or a higher card of the led suit), so with
+    ``a`` and ``b`` safe cards (leader, partner) the side wins the next ``a`` tricks when ``b`` is 0, else at
+    least ``min(a, b)`` (by induction: each trick costs the seat on lead one safe card and the other at most
+    one). Those ``r`` tricks hold ``r`` cards of each hand, so they are worth at least ``r`` plus, per hand, the
+    ``values - 1`` of its ``r`` least valuable cards (a trick counts its values minus 2; ``by_value[v]``: the
+    mask of the cards worth ``v``, values 1..5)."""
+    a = popcount(_safe_cards(leader, decl, suits, trumps))
+    if a == 0:
+        return np.int64(0)
+    b = popcount(_safe_cards(partner, decl, suits, trumps))
+    r = a if b == 0 else min(a, b)
+    r = min(r, popcount(decl))
+    return r + _low_excess(leader, r, by_value) + _low_excess(partner, r, by_value) + _low_excess(decl, r, by_value)

@@ -1,0 +1,178 @@
+"""The Dreierles solver's static bounds on the declarer's future pile points against exact minimax.
+
+Every bound the search cuts with must contain the points the declarer adds from the position to the end with best
+play of both sides (``afmin``/``afmax`` and their parts: the trick-start bounds ``_start_lo``/``_start_hi``, the
+one- and two-play lookaheads ``_third``/``_second``, the defenders' run against a trumpless declarer), checked
+against the compiled plain minimax of the card points (no pruning, no table, no merging) on thousands of random
+positions with few tricks left, in every phase of a trick, under several rules options. The whole solver is checked
+against alpha-beta without table and bounds in tests/solvers/test_solver.py and (slow) below.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import tarockrl
+from tarockrl.games.dreierles import layout as DL
+from tarockrl.games.dreierles.cards import CARD_VALUES, TRUMPS
+from tarockrl.games.dreierles.kernels import pile_points
+from tarockrl.solvers import solver_for
+from tarockrl.solvers._common import cash_tops_followed, trumpless_run
+from tarockrl.solvers.adapters import dreierles as A
+
+OPTION_SETS = [
+    {},
+    {"counting_method": "exact_thirds"},
+    {"pfeife_announce_timing": "after_knocks", "pfeife_defender_loss_scores_declarer": False,
+     "knock_doubles_bonuses": True},
+]
+
+
+def _positions(game, tricks: int, count: int, seed0: int, trumpless: bool = False):
+    """Random non-Räuber play positions with at most ``tricks`` tricks left, in any phase of a trick (random
+    auctions and random play); with ``trumpless`` only positions where the declarer holds no trump."""
+    out = []
+    seed = seed0
+    while len(out) < count and seed < seed0 + 60 * count:
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        seed += 1
+        stop = rng.randrange(3)
+        while not state.is_terminal():
+            row = state._row
+            if row[DL.PHASE] == DL.PLAY and 16 - row[DL.TRICK_NO] <= tricks:
+                if stop == 0:
+                    break
+                stop -= 1
+            state.apply_action(rng.choice(state.legal_actions()))
+        row = state._row
+        if state.is_terminal() or row[DL.RAEUBER]:
+            continue
+        if trumpless and row[DL.HAND + row[DL.DECLARER]] & TRUMPS:
+            continue
+        out.append(state)
+    assert len(out) == count
+    return out
+
+
+def _future(kernels, row, opts) -> int:
+    """The declarer's pile points from ``row`` to the end with best play of both sides (plain minimax)."""
+    d = int(row[DL.DECLARER])
+    past = int(pile_points(row[DL.DISCARDS] | row[DL.WON + d], opts))
+    return int(kernels.minimax_plain(row.copy(), opts, np.int64(d), np.int64(1))) - past
+
+
+def _check_all_bounds(row, opts, f):
+    """Every bound the adapter has for ``row`` contains the minimax future points ``f``; returns how many of them
+    are exact at a side (a measure that the test is not trivial)."""
+    lo, hi = int(A.afmin(row, opts)), int(A.afmax(row, opts))
+    assert lo <= f <= hi, ("afmin/afmax", lo, f, hi)
+    assert int(A._trump_lo(row, opts)) <= f <= int(A._trump_hi(row, opts))
+    n = int(row[DL.TRICK_N])
+    if n == 0:
+        h = row[DL.HAND:DL.HAND + 3]
+        s_lo = int(A._start_lo(h[0], h[1], h[2], row[DL.CUR], row[DL.DECLARER], opts))
+        s_hi = int(A._start_hi(h[0], h[1], h[2], row[DL.CUR], row[DL.DECLARER], opts))
+        assert s_lo <= f <= s_hi, ("start", s_lo, f, s_hi)
+    elif n == 1:
+        s_lo, s_hi = int(A._second(row, opts, True)), int(A._second(row, opts, False))
+        assert s_lo <= f <= s_hi, ("second", s_lo, f, s_hi)
+    else:
+        s_lo, s_hi = int(A._third(row, opts, True)), int(A._third(row, opts, False))
+        assert s_lo <= f <= s_hi, ("third", s_lo, f, s_hi)
+    return int(lo == f) + int(hi == f)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "thirds", "pfeife-options"])
+def test_bounds_contain_the_minimax_points(options):
+    """afmin/afmax and every part of them contain the minimax future points: 700 positions with up to 3 tricks
+    left (trick starts, second and third cards; the Pfeife in play or not)."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    exact = 0
+    phases = [0, 0, 0]
+    pfeife = 0
+    for state in _positions(game, 3, 700, seed0=31000 + 1000 * len(options)):
+        row = state._row
+        f = _future(k, row, opts)
+        exact += _check_all_bounds(row, opts, f)
+        phases[int(row[DL.TRICK_N])] += 1
+        rem = row[DL.HAND] | row[DL.HAND + 1] | row[DL.HAND + 2]
+        pfeife += int(rem & 1 != 0)
+    assert min(phases) >= 100 and pfeife >= 20, (phases, pfeife)
+    assert exact >= 400  # the bounds are often tight
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[:2], ids=["default", "thirds"])
+def test_bounds_against_a_trumpless_declarer(options):
+    """The defenders' run of safe cards (``trumpless_run``, in ``_start_hi``): 400 positions with up to 3 tricks
+    left where the declarer holds no trump, in every phase of a trick."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    runs = 0
+    for state in _positions(game, 3, 400, seed0=52000 + 1000 * len(options), trumpless=True):
+        row = state._row
+        f = _future(k, row, opts)
+        _check_all_bounds(row, opts, f)
+        d = int(row[DL.DECLARER])
+        if row[DL.TRICK_N] == 0 and row[DL.CUR] != d:
+            lead = int(row[DL.CUR])
+            r = int(trumpless_run(row[DL.HAND + lead], row[DL.HAND + 3 - d - lead], row[DL.HAND + d],
+                                  A.PLAIN_SUITS, np.int64(TRUMPS), A.BY_VALUE))
+            scale = 3 if opts[A.O_COUNTING] == 1 else 1
+            total = int(pile_points(row[DL.HAND] | row[DL.HAND + 1] | row[DL.HAND + 2], opts))
+            assert f <= total - scale * r
+            runs += r > 0
+    assert runs >= 20
+
+
+@pytest.mark.slow  # up to 4 tricks left: minimax takes a while
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "thirds", "pfeife-options"])
+def test_bounds_contain_the_minimax_points_four_tricks(options):
+    """As above with up to 4 tricks left, 500 positions per option set."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    for state in _positions(game, 4, 500, seed0=71000 + 1000 * len(options)):
+        _check_all_bounds(state._row, opts, _future(k, state._row, opts))
+
+
+def test_cash_tops_followed_counts_the_followers_cards():
+    """A hand-made case: the leader holds the king and queen of hearts, above the only other hearts, the cavalier
+    and the jack held by one follower and two low hearts held by the other; each seat still holds trumps. Two
+    tricks: 5 + 4 (the tops) + (3 - 1) + (2 - 1) (the cavalier and jack must follow) + 0 + 0 = 12; with the
+    cavalier-and-jack follower holding no trump and no heart the run is not cut by him (a discard counts 1)."""
+    hearts = A.PLAIN_SUITS[0]
+    cards = [c for c in range(54) if (hearts >> c) & 1]  # 4 3 2 1 J N Q K in index order
+    low4, low3, jack, cav, queen, king = cards[0], cards[1], cards[4], cards[5], cards[6], cards[7]
+    own = (1 << king) | (1 << queen) | 1 << 5
+    a = (1 << cav) | (1 << jack) | 1 << 6
+    b = (1 << low4) | (1 << low3) | 1 << 7
+    v = int(cash_tops_followed(np.int64(own), np.int64(a), np.int64(b), np.int64(a | b), A.PLAIN_SUITS,
+                               CARD_VALUES, False, False))
+    assert v == 5 + 4 + 2 + 1
+    # the follower with no hearts and no trumps discards: free, so the run still takes two tricks (tops only)
+    a2 = np.int64(1 << 40)
+    v2 = int(cash_tops_followed(np.int64(own), a2, np.int64(b), np.int64(b | a2), A.PLAIN_SUITS, CARD_VALUES,
+                                True, False))
+    assert v2 == 5 + 4
+    assert int(cash_tops_followed(np.int64(own), a2, np.int64(b), np.int64(b | a2), A.PLAIN_SUITS, CARD_VALUES,
+                                  False, False)) == 0
+
+
+@pytest.mark.slow
+def test_solver_with_the_bounds_matches_alpha_beta_without_them():
+    """The full solver (table, bounds, merging; settlement, value only and every action) against alpha-beta
+    without table and static bounds on 24 positions with up to 6 tricks left (the Pfeife in play in some)."""
+    game = tarockrl.make_game("dreierles")
+    solver = solver_for("dreierles")
+    for state in _positions(game, 6, 24, seed0=91000):
+        full = solver.solve(state)
+        plain = solver.solve(state, table=False)
+        assert full.action_values == plain.action_values
+        assert solver.solve(state, value_only=True).value == plain.value
