@@ -250,20 +250,25 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     prefetch_read(tt, (k & mask) * TT_COLS)
                     prefetch_read(tt, (k & mask) * TT_COLS + 2 * TT_COLS - 1)
                 if add or semi:  # static bounds on the rest's points (and the bonus range of a monotone past):
-                    # a window outside the values they reach cuts off (before the table probe)
-                    fmin = afmin(row, opts)
-                    fmax = afmax(row, opts)
-                    if add:
-                        rlo, rhi = _f_to_r(fmin, fmax, p0, gt, glen, gdir)
-                    else:
-                        pp = p0 * gdir
+                    # a window outside the values they reach cuts off (before the table probe). ``afmin`` first:
+                    # when the value bound it gives already cuts, ``afmax`` is not computed (the same cut and
+                    # value as with both, since a bound that cuts decides the returned value alone)
+                    pp = p0 if add else p0 * gdir
+                    blo = np.int64(0)
+                    bhi = np.int64(0)
+                    if semi:
                         blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
-                        if gdir > 0:
-                            rlo = _gval(gt, glen, pp + fmin) + blo
-                            rhi = _gval(gt, glen, pp + fmax) + bhi
-                        else:
-                            rlo = _gval(gt, glen, pp + fmax) + blo
-                            rhi = _gval(gt, glen, pp + fmin) + bhi
+                    v1 = _gval(gt, glen, pp + afmin(row, opts))
+                    if gdir > 0:
+                        rlo = v1 + blo
+                        rhi = INF
+                        if rlo < b_:
+                            rhi = _gval(gt, glen, pp + afmax(row, opts)) + bhi
+                    else:
+                        rhi = v1 + bhi
+                        rlo = -INF
+                        if rhi > a_:
+                            rlo = _gval(gt, glen, pp + afmax(row, opts)) + blo
                     if rlo >= b_ or rlo == rhi or rhi <= a_:
                         if stats:
                             st[d, S_STATIC] += 1

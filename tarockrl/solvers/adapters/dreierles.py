@@ -474,9 +474,12 @@ def _legal_m(hand, led):
 
 
 @njit(cache=True)
-def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts):
+def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
     """``_third`` from masks: the hands (seat 0, 1, 2), the trick's two cards ``t0``, ``t1`` led by ``s0``, the
-    seat ``p3`` to play the third card and his legal cards."""
+    seat ``p3`` to play the third card and his legal cards. ``stop`` (``_second``'s running best): once the
+    running maximum reaches it (the declarer plays, ``_second`` minimises) or the running minimum falls to it (a
+    defender plays, ``_second`` maximises), the rest cannot change ``_second``'s result and the loop returns
+    early; ``_third`` passes a ``stop`` no value reaches, so its result is exact."""
     led = SUIT_OF_CARD[t0]
     two = (ONE << t0) | (ONE << t1)
     sc = _scale(opts)
@@ -499,8 +502,12 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts):
         if take_max:
             if g > best:
                 best = g
+                if best >= stop:
+                    return best
         elif g < best:
             best = g
+            if best <= stop:
+                return best
     return best
 
 
@@ -513,14 +520,16 @@ def _third(row, opts, lower):
     children's admissible bounds is an admissible bound)."""
     p3 = row[L.CUR]
     legal = _legal_m(row[L.HAND + p3], SUIT_OF_CARD[row[L.TRICK_CARD]])
+    inf = np.int64(1) << np.int64(40)
     return _third_m(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.TRICK_CARD], row[L.TRICK_CARD + 1],
-                    row[L.LEADER], p3, legal, row[L.DECLARER], lower, opts)
+                    row[L.LEADER], p3, legal, row[L.DECLARER], lower, opts, inf if p3 == row[L.DECLARER] else -inf)
 
 
 @njit(cache=True)
 def _second(row, opts, lower):
     """Bound at the second card of a trick, two plays ahead: ``_third_m`` after each legal card of the seat to
-    move, the greatest when he is the declarer, else the least."""
+    move, the greatest when he is the declarer, else the least (a two-level minimax; when the two seats are on
+    different sides, ``_third_m`` stops a card's loop as soon as it cannot change the result: the same value)."""
     d = row[L.DECLARER]
     p2 = row[L.CUR]
     p3 = (p2 + 1) % 3
@@ -538,7 +547,13 @@ def _second(row, opts, lower):
         m &= m - ONE
         b = ONE << c
         h3 = ha if p3 == 0 else (hb if p3 == 1 else hc)
-        g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, _legal_m(h3, led), d, lower, opts)
+        if p3 == d:  # the declarer plays third (maximises), this seat minimises: stop at the least so far
+            stop = best
+        elif take_max:  # a defender plays third (minimises), the declarer here maximises
+            stop = best
+        else:  # both defenders: a minimum of minima, nothing to stop at
+            stop = -inf
+        g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, _legal_m(h3, led), d, lower, opts, stop)
         if take_max:
             if g > best:
                 best = g
