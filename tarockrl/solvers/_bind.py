@@ -35,5 +35,6 @@ def search_module(game_name: str) -> ModuleType:
     lines += [f"from tarockrl.solvers._common import {d} as {n}  # noqa: E402, F401"
               for n, d in _OPTIONAL.items() if not hasattr(adapter, n)]
     bindings = codegen.binding_block(constants={}, functions={}, extra_lines=lines)
-    sources = [root / "solvers" / "adapters", root / "solvers" / "_common.py", root / "games" / game_name]
+    sources = [root / "solvers" / "adapters", root / "solvers" / "_common.py", root / "solvers" / "_bits.py",
+               root / "games" / game_name]
     return codegen.bind(_template, f"solver_{game_name}", bindings, sources)

@@ -85,24 +85,36 @@ else:
     from llvmlite import ir
     from numba.core import types
     from numba.extending import intrinsic
-    from numba.np.arrayobj import populate_array
+    try:  # numba's internal helper; should a future numba move it, the search keeps its reference counts
+        from numba.np.arrayobj import populate_array
+    except ImportError:  # pragma: no cover - depends on the numba version
+        populate_array = None
 
-    @intrinsic
-    def unmanaged(typingctx, arr):
-        """``arr`` without reference counting: the same data, shape and strides, a NULL meminfo and parent (so
-        numba's ``NRT_incref``/``NRT_decref`` on it and on its views do nothing). Valid only while ``arr`` is
-        alive."""
-        if not isinstance(arr, types.Array):
-            return None
+    if populate_array is None:  # pragma: no cover - depends on the numba version
 
-        def codegen(context, builder, signature, args):
-            src = context.make_array(signature.args[0])(context, builder, args[0])
-            out = context.make_array(signature.return_type)(context, builder)
-            populate_array(out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
-                           meminfo=None, parent=None)
-            return out._getvalue()
+        @njit(cache=True, inline="always")
+        def unmanaged(arr):
+            """The array itself (this numba lacks the helper the reference-count-free view needs)."""
+            return arr
 
-        return arr(arr), codegen
+    else:
+
+        @intrinsic
+        def unmanaged(typingctx, arr):
+            """``arr`` without reference counting: the same data, shape and strides, a NULL meminfo and parent (so
+            numba's ``NRT_incref``/``NRT_decref`` on it and on its views do nothing). Valid only while ``arr`` is
+            alive."""
+            if not isinstance(arr, types.Array):
+                return None
+
+            def codegen(context, builder, signature, args):
+                src = context.make_array(signature.args[0])(context, builder, args[0])
+                out = context.make_array(signature.return_type)(context, builder)
+                populate_array(out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize,
+                               meminfo=None, parent=None)
+                return out._getvalue()
+
+            return arr(arr), codegen
 
     try:
         _HAS_BMI2 = "+bmi2" in _llvm_binding.get_host_cpu_features().flatten().split(",")
