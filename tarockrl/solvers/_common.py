@@ -118,6 +118,47 @@ def sure_trumps(own, other, cap, pairs, five):
 
 
 @njit(cache=True, inline="always")
+def _cash_run(own, a, b, opp, suits, values, a_free, b_free, followers):
+    """The one loop of :func:`cash_tops` (no flags, top cards only) and :func:`cash_tops_followed` (with
+    ``followers`` the followers' forced cards counted too): per plain suit, the tricks the leader's side runs
+    with its cards above all of ``opp``'s, and their least value."""
+    v = np.int64(0)
+    for s in range(suits.shape[0]):
+        sm = suits[s]
+        mine = own & sm
+        if mine == 0:
+            continue
+        sa = a & sm
+        sb = b & sm
+        if (sa == 0 and not a_free) or (sb == 0 and not b_free):
+            continue
+        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
+        k = popcount(top)
+        if sa != 0 and not a_free:
+            k = min(k, popcount(sa))
+        if sb != 0 and not b_free:
+            k = min(k, popcount(sb))
+        if k == 0:
+            continue
+        if followers:
+            la = low_cards(sa, k)
+            lb = low_cards(sb, k)
+            for who in range(2):
+                m = la if who == 0 else lb
+                while m != 0:
+                    c = lowest_index(m)
+                    m &= m - ONE
+                    v += values[c] - 1
+        kk = k
+        while kk > 0:
+            c = highest_index(top)
+            top ^= ONE << c
+            v += values[c]
+            kk -= 1
+    return v
+
+
+@njit(cache=True, inline="always")
 def cash_tops(own, a, b, opp, suits, values):
     """Least value the side of the seat holding ``own`` (on lead at the start of a trick; ``a`` and ``b`` the
     next two seats' hands, ``opp`` the other side's hands) can make sure of by leading its plain cards that are
@@ -128,24 +169,7 @@ def cash_tops(own, a, b, opp, suits, values):
     minus 2; a partner's higher card wins for the side too). A strategy of the leader's side, so a bound on the
     value with best play, not on every play (the trumps stay untouched: nobody trumps in these tricks, so the
     sure trump tricks of :func:`sure_trumps` come on top)."""
-    v = np.int64(0)
-    for s in range(suits.shape[0]):
-        sm = suits[s]
-        mine = own & sm
-        if mine == 0:
-            continue
-        sa = a & sm
-        sb = b & sm
-        if sa == 0 or sb == 0:
-            continue
-        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
-        k = min(popcount(top), popcount(sa), popcount(sb))
-        while k > 0:
-            c = highest_index(top)
-            top ^= ONE << c
-            v += values[c]
-            k -= 1
-    return v
+    return _cash_run(own, a, b, opp, suits, values, False, False, False)
 
 
 @njit(cache=True, inline="always")
@@ -273,39 +297,7 @@ def cash_tops_followed(own, a, b, opp, suits, values, a_free, b_free):
     not fall with the index (the tarock packs' plain suits) only: the ``k`` lowest cards are the ``k`` lowest
     indices. Returns the least value the leader's side makes sure of (a strategy of that side, as
     :func:`cash_tops`)."""
-    v = np.int64(0)
-    for s in range(suits.shape[0]):
-        sm = suits[s]
-        mine = own & sm
-        if mine == 0:
-            continue
-        sa = a & sm
-        sb = b & sm
-        if (sa == 0 and not a_free) or (sb == 0 and not b_free):
-            continue
-        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
-        k = popcount(top)
-        if sa != 0 and not a_free:
-            k = min(k, popcount(sa))
-        if sb != 0 and not b_free:
-            k = min(k, popcount(sb))
-        if k == 0:
-            continue
-        la = low_cards(sa, k)
-        lb = low_cards(sb, k)
-        for who in range(2):
-            m = la if who == 0 else lb
-            while m != 0:
-                c = lowest_index(m)
-                m &= m - ONE
-                v += values[c] - 1
-        kk = k
-        while kk > 0:
-            c = highest_index(top)
-            top ^= ONE << c
-            v += values[c]
-            kk -= 1
-    return v
+    return _cash_run(own, a, b, opp, suits, values, a_free, b_free, True)
 
 
 @njit(cache=True, inline="always")
