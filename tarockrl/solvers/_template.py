@@ -535,7 +535,11 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     # the value of the root itself first: no action is worth more, and most are worth as much, so one
     # zero-window search (value >= best) settles those
     ctx[C_BMOVE] = -1
-    guess = _playout(stack, opts, ctx, moves, reps) if PLAYOUT_GUESS else -INF
+    guess = -INF
+    if PLAYOUT_GUESS >= 2:
+        guess = _playout_look(stack, opts, ctx, moves, reps)
+    elif PLAYOUT_GUESS:
+        guess = _playout(stack, opts, ctx, moves, reps)
     best = _mtdf(stack, 0, guess, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st)
     if ctx[C_ABORT] != 0:
         return n
@@ -595,6 +599,56 @@ def _playout(stack, opts, ctx, moves, reps):
                 a = moves[1, i]
         apply(child, a, opts)
     return leaf(child, opts, root, ctx[C_OBJ])
+
+
+@njit(cache=True)
+def _greedy_rest(stack, d, opts, root, moves, reps, obj):
+    """The value for ``root`` of the rest of ``stack[d]`` played out by the ``hint`` (every seat plays its legal
+    action with the highest score, the first one on a tie), played in ``stack[d + 1]`` (``moves[d + 1]``)."""
+    child = stack[d + 1]
+    copy_row(child, stack[d], COPY_LEN)
+    while not is_over(child):
+        n = gen(child, opts, moves[d + 1], reps[d + 1], 0)
+        a = moves[d + 1, 0]
+        h = hint(child, opts, a, root)
+        for i in range(1, n):
+            hi = hint(child, opts, moves[d + 1, i], root)
+            if hi > h:
+                h = hi
+                a = moves[d + 1, i]
+        apply(child, a, opts)
+    return leaf(child, opts, root, obj)
+
+
+@njit(cache=True)
+def _playout_look(stack, opts, ctx, moves, reps):
+    """MTD(f)'s first guess with ``PLAYOUT_GUESS >= 2``: one playout from ``stack[0]`` in which every seat plays
+    the action (one per class of equivalent actions) whose greedy playout after it (``_greedy_rest``) is best
+    for its side (the root side's highest value, the other side's lowest; the first one on a tie). A one-step
+    lookahead over the ``hint`` playout: still a real outcome of the position (only the order of the root's
+    probes depends on it), closer to the value on most deals (docs/solver.md)."""
+    root = ctx[C_ROOT]
+    obj = ctx[C_OBJ]
+    cur_row = stack[1]
+    copy_row(cur_row, stack[0], COPY_LEN)
+    while not is_over(cur_row):
+        n = gen(cur_row, opts, moves[1], reps[1], 1)
+        maximize = side(cur_row, cur(cur_row), root) == 0
+        best_a = moves[1, 0]
+        best_v = -INF if maximize else INF
+        for i in range(n):
+            if reps[1, i] != i:
+                continue
+            child = stack[2]
+            copy_row(child, cur_row, COPY_LEN)
+            apply(child, moves[1, i], opts)
+            v = leaf(child, opts, root, obj) if is_over(child) else _greedy_rest(stack, 2, opts, root, moves, reps,
+                                                                                 obj)
+            if (maximize and v > best_v) or (not maximize and v < best_v):
+                best_v = v
+                best_a = moves[1, i]
+        apply(cur_row, best_a, opts)
+    return leaf(cur_row, opts, root, obj)
 
 
 @njit(cache=True)

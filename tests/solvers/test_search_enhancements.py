@@ -43,8 +43,9 @@ def _positions(tricks: int, count: int, pass_all: bool = False):
 
 
 def test_adapters_switch_the_enhancements():
-    """Dreierles uses both; the other games keep the defaults (one history table, MTD(f) from the level nearest 0)."""
-    assert search_module("dreierles").PLAYOUT_GUESS is True
+    """Dreierles uses both (the playout guess with a one-step lookahead, level 2); the other games keep the
+    defaults (one history table, MTD(f) from the level nearest 0)."""
+    assert search_module("dreierles").PLAYOUT_GUESS == 2
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
@@ -105,3 +106,49 @@ def test_playout_guess_is_a_real_outcome():
         want = int(k.leaf(s._row, opts, np.int64(root), np.int64(0)))
         assert got == want
         assert (stack[0] == row).all()  # the root row is left as it was
+
+
+def _greedy_value(state, k, opts, root):
+    """The ``hint`` playout's value for ``root`` (the first legal action with the highest hint), by the State API."""
+    s = state.clone()
+    while not s.is_terminal():
+        legal = sorted(s.legal_actions())
+        hints = [int(k.hint(s._row, opts, np.int64(a), np.int64(root))) for a in legal]
+        s.apply_action(legal[hints.index(max(hints))])
+    return int(k.leaf(s._row, opts, np.int64(root), np.int64(0)))
+
+
+def test_lookahead_playout_guess_is_a_real_outcome():
+    """``_playout_look`` (``PLAYOUT_GUESS = 2``) returns the value of the playout in which every seat takes, among
+    one action per class of equivalent actions (in ascending order), the first whose ``hint`` playout after it is
+    best for its side: replayed here through the public State API."""
+    solver = solver_for("dreierles")
+    k = solver.kernels
+    for state in _positions(5, 6):
+        row = state._row
+        root = int(state.current_player())
+        opts = state.game.encoded_options
+        ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+        ctx[k.C_ROOT] = root
+        stack = np.empty((k.MAX_DEPTH + 2, row.shape[0]), dtype=np.int64)
+        stack[:] = row
+        moves = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+        reps = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+        got = int(k._playout_look(stack, opts, ctx, moves, reps))
+        s = state.clone()
+        mv = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        rp = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        while not s.is_terminal():
+            n = int(k.gen(s._row, opts, mv, rp, np.int64(1)))
+            reps_ = [int(mv[i]) for i in range(n) if rp[i] == i]
+            assert set(reps_) <= set(s.legal_actions())
+            maximize = int(k.side(s._row, np.int64(s.current_player()), np.int64(root))) == 0
+            values = []
+            for a in reps_:
+                c = s.clone()
+                c.apply_action(a)
+                values.append(_greedy_value(c, k, opts, root))
+            pick = values.index(max(values) if maximize else min(values))
+            s.apply_action(reps_[pick])
+        assert got == int(k.leaf(s._row, opts, np.int64(root), np.int64(0)))
+        assert (stack[0] == row).all()

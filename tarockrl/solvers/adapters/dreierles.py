@@ -132,7 +132,7 @@ def hist_slot(row):
     return row[L.TRICK_N]
 
 
-PLAYOUT_GUESS = True  # MTD(f)'s first guess: one playout by the ``hint`` (measured, see docs/solver.md)
+PLAYOUT_GUESS = 2  # MTD(f)'s first guess: one playout by the ``hint`` (measured, see docs/solver.md)
 
 
 @njit(cache=True, inline="always")
