@@ -132,6 +132,7 @@ def hist_slot(row):
     return row[L.TRICK_N]
 
 
+HIST_MALUS = True  # a cutoff also takes history from the moves tried before it (measured, docs/solver.md)
 PLAYOUT_GUESS = True  # MTD(f)'s first guess: one playout by the ``hint`` (measured, see docs/solver.md)
 
 
