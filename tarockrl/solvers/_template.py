@@ -38,8 +38,8 @@ from tarockrl.engine.bits import prefetch_read
 from tarockrl.solvers._bits import unmanaged
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
-from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
+from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
