@@ -38,6 +38,7 @@ from tarockrl.engine.bits import prefetch_read
 from tarockrl.solvers._bits import unmanaged
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
+from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
@@ -460,7 +461,12 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         fr[d, F_BETA] = v
             if fr[d, F_ALPHA] >= fr[d, F_BETA] and not plain:
                 left = MAX_DEPTH - d if d < MAX_DEPTH else 1
-                hist[(hist_slot(stack[d]) * NUM_PLAYERS + cur(stack[d])) * NUM_ACTIONS + a] += left * left
+                hoff = (hist_slot(stack[d]) * NUM_PLAYERS + cur(stack[d])) * NUM_ACTIONS
+                hist[hoff + a] += left * left
+                if HIST_MALUS:  # the moves tried before the cutoff lose what the cutting move gains
+                    for j in range(fr[d, F_I] - 1):
+                        b = moves[d, j]
+                        hist[hoff + b] = max(hist[hoff + b] - left * left, np.int64(0))
             mode = NEXT
 
 

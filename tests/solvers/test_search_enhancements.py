@@ -1,5 +1,6 @@
 """The search enhancements of the solver template that adapters switch on (``hist_slot``: one history table per
-position in the trick; ``PLAYOUT_GUESS``: MTD(f) starts from the value of one playout by the ``hint``).
+position in the trick; ``PLAYOUT_GUESS``: MTD(f) starts from the value of one playout by the ``hint``;
+``HIST_MALUS``: a cutoff also lowers the history of the moves tried before the cutting one).
 
 They change only the order of the search, never a value: checked against the plain minimax compiled in the
 solver's kernels (``minimax_plain``: no pruning, no table, no merging) on Dreierles positions at every position
@@ -43,12 +44,14 @@ def _positions(tricks: int, count: int, pass_all: bool = False):
 
 
 def test_adapters_switch_the_enhancements():
-    """Dreierles uses both (the playout guess with a one-step lookahead, level 2); the other games keep the
-    defaults (one history table, MTD(f) from the level nearest 0)."""
+    """Dreierles uses all three (the playout guess with a one-step lookahead, level 2); the other games keep the
+    defaults (one history table, MTD(f) from the level nearest 0, no history malus)."""
     assert search_module("dreierles").PLAYOUT_GUESS == 2
+    assert search_module("dreierles").HIST_MALUS is True
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
+        assert m.HIST_MALUS is False
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
 
 
@@ -56,7 +59,7 @@ def test_adapters_switch_the_enhancements():
 @pytest.mark.parametrize("objective", ["returns", "card_points"])
 def test_values_stay_exact(objective, pass_all):
     """Every root action's value (full mode) and the value alone (``value_only``) equal plain minimax, with the
-    history per trick position and the playout guess in use, at every position in a trick."""
+    history per trick position, the history malus and the playout guess in use, at every position in a trick."""
     solver = solver_for("dreierles")
     k = solver.kernels
     obj = 0 if objective == "returns" else 1

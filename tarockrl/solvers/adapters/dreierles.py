@@ -132,7 +132,8 @@ def hist_slot(row):
     return row[L.TRICK_N]
 
 
-PLAYOUT_GUESS = 2  # MTD(f)'s first guess: one playout by the ``hint`` (measured, see docs/solver.md)
+HIST_MALUS = True  # a cutoff also takes history from the moves tried before it (measured, docs/solver.md)
+PLAYOUT_GUESS = 2  # MTD(f)'s first guess: a playout by the ``hint`` with a one-step lookahead (docs/solver.md)
 
 
 @njit(cache=True, inline="always")
