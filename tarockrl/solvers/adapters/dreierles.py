@@ -81,6 +81,7 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
+from tarockrl.solvers.adapters._dreierles_bounds import _least_valuable, _most_valuable, defender_run
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -333,6 +334,9 @@ BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v
 # time, 12 tricks 0.69 of the nodes but about 1.2 of the time); 1 = the third card only; 0 = the every-play
 # trump bounds
 LOOKAHEAD = 2
+# strategy upper bounds at trick starts (tarockrl/solvers/adapters/_dreierles_bounds.py): 0 none, 1 a defender on lead
+# (``defender_run``), 2 also the declarer on lead (``_lead_hi``)
+STRATEGY_HI = 2
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 
 
@@ -431,11 +435,11 @@ def _start_lo(ha, hb, hc, leader, d, opts):
 
 
 @njit(cache=True)
-def _start_hi(ha, hb, hc, leader, d, opts):
-    """``afmax`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: all points in play
-    less the defenders' sure top trumps (``_sure``, pairs allowed) and, when a defender leads, his plain top
-    cards (``_cash``); against a declarer without trumps, the least of that and all points less the defenders'
-    run of safe cards (``trumpless_run``)."""
+def _start_hi_static(ha, hb, hc, leader, d, opts):
+    """The static part of ``_start_hi`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on
+    lead: all points in play less the defenders' sure top trumps (``_sure``, pairs allowed) and, when a defender
+    leads, his plain top cards (``_cash``); against a declarer without trumps, the least of that and all points
+    less the defenders' run of safe cards (``trumpless_run``)."""
     hd = ha if d == 0 else (hb if d == 1 else hc)
     rem = ha | hb | hc
     total = pile_points(rem, opts)
@@ -460,6 +464,82 @@ def _start_hi(ha, hb, hc, leader, d, opts):
         r = trumpless_run(hl, partner, hd, PLAIN_SUITS, TRUMPS, BY_VALUE)
         hi = min(hi, total - r * _scale(opts))
     return hi
+
+
+@njit(cache=True)
+def _lead_hi(ha, hb, hc, d, opts, cap):
+    """Upper bound at a trick start with the declarer on lead, at most ``cap`` (an upper bound known already;
+    returned as soon as the result reaches it): ``defender_run``'s fixed defender strategy one trick earlier. For
+    each card he may lead, the defenders' fixed reply: when neither can beat the lead, each gives his least
+    valuable card that he may; else the second defender beats it with his lowest card that does when he can (the
+    first giving his most valuable card that does not beat it, else his lowest that does), else the first beats it
+    with his lowest such card and the second gives his most valuable card. When they win, the next trick's bound
+    (``defender_run`` and ``_start_hi_static``, the trick's winner on lead); when they cannot, the trick's points
+    plus ``_start_hi_static`` with the declarer on lead. The greatest over his leads bounds the position: against
+    the best defence he gets at most what he gets against this reply followed by the best defence."""
+    sc = _scale(opts)
+    f1 = (d + 1) % 3
+    f2 = (d + 2) % 3
+    hd = ha if d == 0 else (hb if d == 1 else hc)
+    h1 = ha if f1 == 0 else (hb if f1 == 1 else hc)
+    h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
+    best = np.int64(-1)
+    m = hd
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        bc = ONE << c
+        sm = SUIT_OF_CARD[c]
+        l1 = _legal_m(h1, sm)
+        l2 = _legal_m(h2, sm)
+        above = ~((bc << ONE) - ONE)
+        beats = (sm & above) | TRUMPS if c >= 22 else TRUMPS & above  # a plain lead: a higher card or any trump
+        b1 = l1 & beats
+        b2 = l2 & beats
+        if b1 == 0 and b2 == 0:  # the declarer takes the trick
+            t = bc | (ONE << _least_valuable(l1)) | (ONE << _least_valuable(l2))
+            g = pile_points(t, opts) + _start_hi_static(ha & ~t, hb & ~t, hc & ~t, d, d, opts)
+        else:
+            if b2 != 0:
+                nb = l1 & ~b1
+                y1 = _most_valuable(nb) if nb != 0 else lowest_index(b1)
+                y2 = lowest_index(b2)
+            else:
+                y1 = lowest_index(b1)
+                y2 = _most_valuable(l2)
+            t = bc | (ONE << y1) | (ONE << y2)
+            ws = f1 if winning_card(t, sm, TRUMPS) == y1 else f2
+            hw = h1 & ~t if ws == f1 else h2 & ~t
+            hp = h2 & ~t if ws == f1 else h1 & ~t
+            g = defender_run(hw, hp, hd & ~bc) * sc
+            if g > best:
+                g = min(g, _start_hi_static(ha & ~t, hb & ~t, hc & ~t, ws, d, opts))
+        if g > best:
+            best = g
+            if best >= cap:
+                return cap
+    return best
+
+
+@njit(cache=True)
+def _start_hi(ha, hb, hc, leader, d, opts):
+    """``afmax`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: the least of
+    ``_start_hi_static`` and the strategy bounds of ``tarockrl/solvers/adapters/_dreierles_bounds.py`` (a
+    defender on lead: ``defender_run``; the declarer on lead: ``_lead_hi``)."""
+    hi = _start_hi_static(ha, hb, hc, leader, d, opts)
+    if STRATEGY_HI == 0:
+        return hi
+    hd = ha if d == 0 else (hb if d == 1 else hc)
+    if hd == 0:
+        return hi
+    if leader == d:
+        if STRATEGY_HI >= 2:
+            hi = min(hi, _lead_hi(ha, hb, hc, d, opts, hi))
+        return hi
+    hl = ha if leader == 0 else (hb if leader == 1 else hc)
+    p = 3 - d - leader
+    hp = ha if p == 0 else (hb if p == 1 else hc)
+    return min(hi, defender_run(hl, hp, hd) * _scale(opts))
 
 
 @njit(cache=True, inline="always")
