@@ -200,7 +200,8 @@ def _trick_starts(game, tricks: int, count: int, seed0: int):
 
 
 def _strategy_bounds_against_alpha_beta(options, tricks, count, seed0):
-    """``defender_run`` (a defender on lead) and ``_lead_hi`` (the declarer on lead), and ``_start_hi``/
+    """``defender_run`` (a defender on lead), ``_lead_hi`` and ``declarer_run`` (the declarer on lead), and
+    ``_start_hi``/
     ``_start_lo`` with them, against the exact future points (the solver's alpha-beta without table and static
     bounds, objective card points); returns per rule how often it was below the static bound and how often exact."""
     game = tarockrl.make_game("dreierles", **options)
@@ -208,7 +209,7 @@ def _strategy_bounds_against_alpha_beta(options, tricks, count, seed0):
     solver = solver_for("dreierles")
     total = int(pile_points(np.int64((1 << 54) - 1), opts))
     scale = 3 if opts[A.O_COUNTING] == 1 else 1
-    counts = {"run_below": 0, "run_exact": 0, "lead_below": 0, "lead_exact": 0}
+    counts = {"run_below": 0, "run_exact": 0, "lead_below": 0, "lead_exact": 0, "drun_above": 0, "drun_exact": 0}
     for state in _trick_starts(game, tricks, count, seed0):
         row = state._row
         d, lead = int(row[DL.DECLARER]), int(row[DL.CUR])
@@ -222,6 +223,11 @@ def _strategy_bounds_against_alpha_beta(options, tricks, count, seed0):
         if lead == d:
             b = int(A._lead_hi(h[0], h[1], h[2], d, opts, np.int64(1 << 40)))
             key = "lead"
+            lo = scale * int(_B.declarer_run(h[d], h[(d + 1) % 3], h[(d + 2) % 3]))
+            assert lo <= f, ("declarer_run", lo, f)
+            counts["drun_above"] += lo > scale * int(A._sure(h[d] & np.int64(TRUMPS), (h[0] | h[1] | h[2]) & ~h[d]
+                                                             & np.int64(TRUMPS), np.int64(1), False))
+            counts["drun_exact"] += lo == f
         else:
             b = scale * int(_B.defender_run(h[lead], h[3 - d - lead], h[d]))
             key = "run"
@@ -239,6 +245,7 @@ def test_strategy_bounds_against_exact_points(options):
     c = _strategy_bounds_against_alpha_beta(options, 5, 300, 123000 + 1000 * len(options))
     assert c["run_below"] >= 40 and c["lead_below"] >= 15, c
     assert c["run_exact"] >= 40 and c["lead_exact"] >= 15, c
+    assert c["drun_above"] >= 10 and c["drun_exact"] >= 10, c
 
 
 @pytest.mark.slow

@@ -252,3 +252,64 @@ def defender_run(lh, ph, dh):
                 best = max(best, VALUES[x] + VALUES[y] + VALUES[c] - 2)
         return best
     return _value_sum(cur | oth) + _top_sum(dh, k) - 2 * k
+
+
+@njit(cache=True)
+def declarer_run(dh, h1, h2):
+    """Lower bound (in counting units, before any thirds scaling) on the declarer's pile points from a trick start
+    where he leads with hand ``dh`` against the defenders' hands ``h1`` and ``h2``: a fixed strategy of his.
+    While he holds a safe card he leads one, a trump first while a defender holds trumps (drawing them): a trump
+    is safe when it is above all the defenders' trumps or neither holds a trump any more; a plain card when it is
+    above all their cards of its suit and each defender holds no trump (he cannot ruff) or still holds a card of
+    the suit (he must follow). Each such trick is his whatever they play. Their trumps and, while a defender holds
+    trumps, his cards per suit are counted down exactly: holding a trump he must follow the led suit (§5.2), so a
+    trump lead costs each defender holding trumps one of them and a safe plain lead costs a defender holding trumps
+    a card of its suit. The ``r`` tricks are worth their led cards plus each defender's ``r`` least valuable
+    cards, less 2 each."""
+    other = h1 | h2
+    ttop = TRUMPS & _above(other & TRUMPS)
+    ptop = np.int64(0)
+    for g in range(1, 5):
+        sm = SUITS[g]
+        ptop |= sm & _above(other & sm)
+    t1 = popcount(h1 & TRUMPS)
+    t2 = popcount(h2 & TRUMPS)
+    led = np.int64(0)
+    cur = dh
+    r = np.int64(0)
+    v = np.int64(0)
+    while cur != 0:
+        x = np.int64(-1)
+        if t1 == 0 and t2 == 0:
+            safe_t = cur & TRUMPS
+        else:
+            safe_t = cur & ttop
+        if safe_t != 0 and (t1 > 0 or t2 > 0):
+            x = highest_index(safe_t)
+        else:
+            m = cur & ptop
+            while m != 0:
+                c = lowest_index(m)
+                m &= m - ONE
+                sm = SUIT_OF_CARD[c]
+                nl = popcount(led & sm)
+                if (t1 == 0 or popcount(h1 & sm) > nl) and (t2 == 0 or popcount(h2 & sm) > nl):
+                    x = highest_index(cur & ptop & sm)
+                    break
+            if x < 0 and safe_t != 0:
+                x = highest_index(safe_t)
+        if x < 0:
+            break
+        b = ONE << x
+        cur ^= b
+        led |= b
+        if x < 22:  # a trump lead: each defender holding trumps follows with one
+            if t1 > 0:
+                t1 -= 1
+            if t2 > 0:
+                t2 -= 1
+        r += 1
+        v += VALUES[x]
+    if r == 0:
+        return np.int64(0)
+    return v + _low_sum(h1, r) + _low_sum(h2, r) - 2 * r

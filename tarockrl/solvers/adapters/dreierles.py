@@ -81,7 +81,7 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
-from tarockrl.solvers.adapters._dreierles_bounds import _least_valuable, _most_valuable, defender_run
+from tarockrl.solvers.adapters._dreierles_bounds import _least_valuable, _most_valuable, declarer_run, defender_run
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -336,7 +336,12 @@ BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v
 LOOKAHEAD = 2
 # strategy upper bounds at trick starts (tarockrl/solvers/adapters/_dreierles_bounds.py): 0 none, 1 a defender on lead
 # (``defender_run``), 2 also the declarer on lead (``_lead_hi``)
-STRATEGY_HI = 2
+STRATEGY_HI = 1
+# the strategy bounds also at the leaves of the mid-trick lookahead (``_third_m``): 2 at every leaf, 1 where a
+# defender leads the next trick (``defender_run``, not ``_lead_hi``), 0 none (at trick starts only)
+STRATEGY_LEAVES = 0
+# the declarer's run (``declarer_run``) in ``_start_lo`` when he leads: 1 on, 0 off
+STRATEGY_LO = 0
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 
 
@@ -431,6 +436,8 @@ def _start_lo(ha, hb, hc, leader, d, opts):
         h1 = ha if f1 == 0 else (hb if f1 == 1 else hc)
         h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
         v += cash_tops_followed(hd, h1, h2, h1 | h2, PLAIN_SUITS, VALUES, (h1 & TRUMPS) == 0, (h2 & TRUMPS) == 0)
+        if STRATEGY_LO:
+            v = max(v, declarer_run(hd, h1, h2))
     return v * _scale(opts)
 
 
@@ -509,11 +516,11 @@ def _lead_hi(ha, hb, hc, d, opts, cap):
                 y2 = _most_valuable(l2)
             t = bc | (ONE << y1) | (ONE << y2)
             ws = f1 if winning_card(t, sm, TRUMPS) == y1 else f2
-            hw = h1 & ~t if ws == f1 else h2 & ~t
-            hp = h2 & ~t if ws == f1 else h1 & ~t
-            g = defender_run(hw, hp, hd & ~bc) * sc
-            if g > best:
-                g = min(g, _start_hi_static(ha & ~t, hb & ~t, hc & ~t, ws, d, opts))
+            g = _start_hi_static(ha & ~t, hb & ~t, hc & ~t, ws, d, opts)
+            if g > best:  # else this lead cannot raise the maximum
+                hw = h1 & ~t if ws == f1 else h2 & ~t
+                hp = h2 & ~t if ws == f1 else h1 & ~t
+                g = min(g, defender_run(hw, hp, hd & ~bc) * sc)
         if g > best:
             best = g
             if best >= cap:
@@ -526,8 +533,15 @@ def _start_hi(ha, hb, hc, leader, d, opts):
     """``afmax`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: the least of
     ``_start_hi_static`` and the strategy bounds of ``tarockrl/solvers/adapters/_dreierles_bounds.py`` (a
     defender on lead: ``defender_run``; the declarer on lead: ``_lead_hi``)."""
+    return _start_hi_above(ha, hb, hc, leader, d, opts, np.int64(-1))
+
+
+@njit(cache=True)
+def _start_hi_above(ha, hb, hc, leader, d, opts, floor):
+    """``_start_hi``, or only ``_start_hi_static`` when that is at most ``floor`` (a caller maximising over
+    bounds skips the strategy bounds of a child that cannot raise its maximum)."""
     hi = _start_hi_static(ha, hb, hc, leader, d, opts)
-    if STRATEGY_HI == 0:
+    if STRATEGY_HI == 0 or hi <= floor:
         return hi
     hd = ha if d == 0 else (hb if d == 1 else hc)
     if hd == 0:
@@ -577,8 +591,11 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
         g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
         if lower:
             g += _start_lo(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+        elif STRATEGY_LEAVES == 2 or (STRATEGY_LEAVES == 1 and ws != d):
+            # the declarer maximises: a child at most the running best cannot raise it
+            g += _start_hi_above(ha & ~b, hb & ~b, hc & ~b, ws, d, opts, best - g if take_max else np.int64(-1))
         else:
-            g += _start_hi(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+            g += _start_hi_static(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
         if take_max:
             if g > best:
                 best = g
