@@ -21,6 +21,7 @@ from tarockrl.games.dreierles.cards import CARD_VALUES, TRUMPS
 from tarockrl.games.dreierles.kernels import pile_points
 from tarockrl.solvers import solver_for
 from tarockrl.solvers._common import cash_tops_followed, trumpless_run
+from tarockrl.solvers.adapters import _dreierles_bounds as _B
 from tarockrl.solvers.adapters import dreierles as A
 
 OPTION_SETS = [
@@ -176,3 +177,80 @@ def test_solver_with_the_bounds_matches_alpha_beta_without_them():
         plain = solver.solve(state, table=False)
         assert full.action_values == plain.action_values
         assert solver.solve(state, value_only=True).value == plain.value
+
+
+def _trick_starts(game, tricks: int, count: int, seed0: int):
+    """Random non-Räuber positions at the start of a trick with ``tricks`` tricks left (random auction and play),
+    the declarer on lead in about a third of them."""
+    out = []
+    seed = seed0
+    while len(out) < count and seed < seed0 + 40 * count:
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        seed += 1
+        while not state.is_terminal():
+            row = state._row
+            if row[DL.PHASE] == DL.PLAY and row[DL.TRICK_N] == 0 and 16 - row[DL.TRICK_NO] == tricks:
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal() and not state._row[DL.RAEUBER]:
+            out.append(state)
+    assert len(out) == count
+    return out
+
+
+def _strategy_bounds_against_alpha_beta(options, tricks, count, seed0):
+    """``defender_run`` (a defender on lead), ``_lead_hi`` and ``declarer_run`` (the declarer on lead), and
+    ``_start_hi``/
+    ``_start_lo`` with them, against the exact future points (the solver's alpha-beta without table and static
+    bounds, objective card points); returns per rule how often it was below the static bound and how often exact."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    solver = solver_for("dreierles")
+    total = int(pile_points(np.int64((1 << 54) - 1), opts))
+    scale = 3 if opts[A.O_COUNTING] == 1 else 1
+    counts = {"run_below": 0, "run_exact": 0, "lead_below": 0, "lead_exact": 0, "drun_above": 0, "drun_exact": 0}
+    for state in _trick_starts(game, tricks, count, seed0):
+        row = state._row
+        d, lead = int(row[DL.DECLARER]), int(row[DL.CUR])
+        value = solver.solve(state, objective="card_points", table=False).value
+        f = (value if lead == d else total - value) - int(A.apast(row, opts))
+        h = [row[DL.HAND + s] for s in range(3)]
+        static = int(A._start_hi_static(h[0], h[1], h[2], lead, d, opts))
+        assert static >= f
+        assert int(A._start_lo(h[0], h[1], h[2], lead, d, opts)) <= f <= int(A._start_hi(h[0], h[1], h[2], lead, d,
+                                                                                             opts))
+        if lead == d:
+            b = int(A._lead_hi(h[0], h[1], h[2], d, opts, np.int64(1 << 40)))
+            key = "lead"
+            lo = scale * int(_B.declarer_run(h[d], h[(d + 1) % 3], h[(d + 2) % 3]))
+            assert lo <= f, ("declarer_run", lo, f)
+            counts["drun_above"] += lo > scale * int(A._sure(h[d] & np.int64(TRUMPS), (h[0] | h[1] | h[2]) & ~h[d]
+                                                             & np.int64(TRUMPS), np.int64(1), False))
+            counts["drun_exact"] += lo == f
+        else:
+            b = scale * int(_B.defender_run(h[lead], h[3 - d - lead], h[d]))
+            key = "run"
+        assert b >= f, (key, b, f)
+        counts[key + "_below"] += b < static
+        counts[key + "_exact"] += b == f
+    return counts
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[:2], ids=["default", "thirds"])
+def test_strategy_bounds_against_exact_points(options):
+    """The strategy bounds of ``_dreierles_bounds`` (the defenders' run of safe and covered leads; the declarer's
+    lead answered by a fixed reply, then that run) never fall below the exact future points: 300 trick starts with
+    5 tricks left. They are often below the static bound and often exact (so a wrong rule would show)."""
+    c = _strategy_bounds_against_alpha_beta(options, 5, 300, 123000 + 1000 * len(options))
+    assert c["run_below"] >= 40 and c["lead_below"] >= 15, c
+    assert c["run_exact"] >= 40 and c["lead_exact"] >= 15, c
+    assert c["drun_above"] >= 10 and c["drun_exact"] >= 10, c
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("tricks", [2, 3, 4, 6, 7])
+def test_strategy_bounds_against_exact_points_more_tricks(tricks):
+    """As above with 2, 3, 4, 6 and 7 tricks left (400 trick starts each, default options)."""
+    c = _strategy_bounds_against_alpha_beta({}, tricks, 400, 140000 + 1000 * tricks)
+    assert c["run_below"] >= 20, c

@@ -34,6 +34,10 @@ when a defender leads, their cashed tops, and against a declarer without trumps 
 (``trumpless_run``). At the third card of a trick (``_third``) the bounds look one play ahead: per legal card, the
 trick's points if the declarer wins it plus the trick-start bound after it, the best for the seat to move (an
 admissible bound of every child makes one of the parent); at the second card two plays ahead (``_second``).
+Strategy bounds (``tarockrl/solvers/adapters/_dreierles_bounds.py``): the declarer's best against one fixed
+defender strategy bounds his points from above; at a trick start where a defender leads, ``_start_hi`` is also at
+most what he can get after the defenders' run of safe and covered leads (``defender_run``), and with the switches
+below, with him on lead (``_lead_hi``), at the look-ahead's leaves, and his own run as a lower bound.
 
 Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
 value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
@@ -81,6 +85,7 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
+from tarockrl.solvers.adapters._dreierles_bounds import _least_valuable, _most_valuable, declarer_run, defender_run
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -334,6 +339,16 @@ BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v
 # time, 12 tricks 0.69 of the nodes but about 1.2 of the time); 1 = the third card only; 0 = the every-play
 # trump bounds
 LOOKAHEAD = 2
+# strategy upper bounds at trick starts (tarockrl/solvers/adapters/_dreierles_bounds.py): 0 none, 1 a defender on lead
+# (``defender_run``), 2 also the declarer on lead (``_lead_hi``). Measured on whole deals (docs: the round
+# "strategy bounds"): 1 gives 0.88-0.96 of the nodes and about 0.8 of the CPU time; 2, the look-ahead's leaves
+# (``STRATEGY_LEAVES``) and ``STRATEGY_LO`` cut a few more nodes or none but cost more time than they save
+STRATEGY_HI = 1
+# the strategy bounds also at the leaves of the mid-trick lookahead (``_third_m``): 2 at every leaf, 1 where a
+# defender leads the next trick (``defender_run``, not ``_lead_hi``), 0 none (at trick starts only)
+STRATEGY_LEAVES = 0
+# the declarer's run (``declarer_run``) in ``_start_lo`` when he leads: 1 on, 0 off
+STRATEGY_LO = 0
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 
 
@@ -428,15 +443,17 @@ def _start_lo(ha, hb, hc, leader, d, opts):
         h1 = ha if f1 == 0 else (hb if f1 == 1 else hc)
         h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
         v += cash_tops_followed(hd, h1, h2, h1 | h2, PLAIN_SUITS, VALUES, (h1 & TRUMPS) == 0, (h2 & TRUMPS) == 0)
+        if STRATEGY_LO:
+            v = max(v, declarer_run(hd, h1, h2))
     return v * _scale(opts)
 
 
 @njit(cache=True)
-def _start_hi(ha, hb, hc, leader, d, opts):
-    """``afmax`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: all points in play
-    less the defenders' sure top trumps (``_sure``, pairs allowed) and, when a defender leads, his plain top
-    cards (``_cash``); against a declarer without trumps, the least of that and all points less the defenders'
-    run of safe cards (``trumpless_run``)."""
+def _start_hi_static(ha, hb, hc, leader, d, opts):
+    """The static part of ``_start_hi`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on
+    lead: all points in play less the defenders' sure top trumps (``_sure``, pairs allowed) and, when a defender
+    leads, his plain top cards (``_cash``); against a declarer without trumps, the least of that and all points
+    less the defenders' run of safe cards (``trumpless_run``)."""
     hd = ha if d == 0 else (hb if d == 1 else hc)
     rem = ha | hb | hc
     total = pile_points(rem, opts)
@@ -461,6 +478,89 @@ def _start_hi(ha, hb, hc, leader, d, opts):
         r = trumpless_run(hl, partner, hd, PLAIN_SUITS, TRUMPS, BY_VALUE)
         hi = min(hi, total - r * _scale(opts))
     return hi
+
+
+@njit(cache=True)
+def _lead_hi(ha, hb, hc, d, opts, cap):
+    """Upper bound at a trick start with the declarer on lead, at most ``cap`` (an upper bound known already;
+    returned as soon as the result reaches it): ``defender_run``'s fixed defender strategy one trick earlier. For
+    each card he may lead, the defenders' fixed reply: when neither can beat the lead, each gives his least
+    valuable card that he may; else the second defender beats it with his lowest card that does when he can (the
+    first giving his most valuable card that does not beat it, else his lowest that does), else the first beats it
+    with his lowest such card and the second gives his most valuable card. When they win, the next trick's bound
+    (``defender_run`` and ``_start_hi_static``, the trick's winner on lead); when they cannot, the trick's points
+    plus ``_start_hi_static`` with the declarer on lead. The greatest over his leads bounds the position: against
+    the best defence he gets at most what he gets against this reply followed by the best defence."""
+    sc = _scale(opts)
+    f1 = (d + 1) % 3
+    f2 = (d + 2) % 3
+    hd = ha if d == 0 else (hb if d == 1 else hc)
+    h1 = ha if f1 == 0 else (hb if f1 == 1 else hc)
+    h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
+    best = np.int64(-1)
+    m = hd
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        bc = ONE << c
+        sm = SUIT_OF_CARD[c]
+        l1 = _legal_m(h1, sm)
+        l2 = _legal_m(h2, sm)
+        above = ~((bc << ONE) - ONE)
+        beats = (sm & above) | TRUMPS if c >= 22 else TRUMPS & above  # a plain lead: a higher card or any trump
+        b1 = l1 & beats
+        b2 = l2 & beats
+        if b1 == 0 and b2 == 0:  # the declarer takes the trick
+            t = bc | (ONE << _least_valuable(l1)) | (ONE << _least_valuable(l2))
+            g = pile_points(t, opts) + _start_hi_static(ha & ~t, hb & ~t, hc & ~t, d, d, opts)
+        else:
+            if b2 != 0:
+                nb = l1 & ~b1
+                y1 = _most_valuable(nb) if nb != 0 else lowest_index(b1)
+                y2 = lowest_index(b2)
+            else:
+                y1 = lowest_index(b1)
+                y2 = _most_valuable(l2)
+            t = bc | (ONE << y1) | (ONE << y2)
+            ws = f1 if winning_card(t, sm, TRUMPS) == y1 else f2
+            g = _start_hi_static(ha & ~t, hb & ~t, hc & ~t, ws, d, opts)
+            if g > best:  # else this lead cannot raise the maximum
+                hw = h1 & ~t if ws == f1 else h2 & ~t
+                hp = h2 & ~t if ws == f1 else h1 & ~t
+                g = min(g, defender_run(hw, hp, hd & ~bc) * sc)
+        if g > best:
+            best = g
+            if best >= cap:
+                return cap
+    return best
+
+
+@njit(cache=True)
+def _start_hi(ha, hb, hc, leader, d, opts):
+    """``afmax`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: the least of
+    ``_start_hi_static`` and the strategy bounds of ``tarockrl/solvers/adapters/_dreierles_bounds.py`` (a
+    defender on lead: ``defender_run``; the declarer on lead: ``_lead_hi``)."""
+    return _start_hi_above(ha, hb, hc, leader, d, opts, np.int64(-1))
+
+
+@njit(cache=True)
+def _start_hi_above(ha, hb, hc, leader, d, opts, floor):
+    """``_start_hi``, or only ``_start_hi_static`` when that is at most ``floor`` (a caller maximising over
+    bounds skips the strategy bounds of a child that cannot raise its maximum)."""
+    hi = _start_hi_static(ha, hb, hc, leader, d, opts)
+    if STRATEGY_HI == 0 or hi <= floor:
+        return hi
+    hd = ha if d == 0 else (hb if d == 1 else hc)
+    if hd == 0:
+        return hi
+    if leader == d:
+        if STRATEGY_HI >= 2:
+            hi = min(hi, _lead_hi(ha, hb, hc, d, opts, hi))
+        return hi
+    hl = ha if leader == 0 else (hb if leader == 1 else hc)
+    p = 3 - d - leader
+    hp = ha if p == 0 else (hb if p == 1 else hc)
+    return min(hi, defender_run(hl, hp, hd) * _scale(opts))
 
 
 @njit(cache=True, inline="always")
@@ -498,8 +598,11 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
         g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
         if lower:
             g += _start_lo(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+        elif STRATEGY_LEAVES == 2 or (STRATEGY_LEAVES == 1 and ws != d):
+            # the declarer maximises: a child at most the running best cannot raise it
+            g += _start_hi_above(ha & ~b, hb & ~b, hc & ~b, ws, d, opts, best - g if take_max else np.int64(-1))
         else:
-            g += _start_hi(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+            g += _start_hi_static(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
         if take_max:
             if g > best:
                 best = g

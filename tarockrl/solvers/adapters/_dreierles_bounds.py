@@ -1,0 +1,315 @@
+"""Strategy-based static bounds on the declarer's future pile points in Dreierles (outside Räuber).
+
+The value of a position with best play of both sides is ``min over defender strategies of max over declarer
+strategies``; so the declarer's best result against **one fixed defender strategy** is an upper bound of it, and
+his result with one fixed strategy of his own against best defence a lower bound. These kernels play such fixed
+strategies forward from a trick start on the three hands (bit masks; card index order is suit, then rank, see
+``tarockrl/games/dreierles/cards.py``) and count what they make sure of, whatever the other side plays:
+
+* :func:`defender_run` (upper bound): the defenders on lead lead *safe* cards (cards that win whatever the declarer
+  plays) as long as the seat on lead holds one;
+* :func:`declarer_lead_hi` (upper bound): the declarer on lead; per card he may lead, the defenders beat it when
+  they can (fixed choices), then :func:`defender_run` from the trick's winner;
+* :func:`declarer_run` (lower bound): the declarer on lead leads his safe cards, top trumps first.
+
+The follow rule is docs/rules/dreierles.md §5.2: follow suit, else trump, else any card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.masktricks import highest_index, winning_card
+from tarockrl.games.dreierles.cards import CARD_VALUES, SUIT_OF_CARD, TRUMPS
+
+ONE = np.int64(1)
+VALUES = CARD_VALUES
+# the five suits: trumps, then the four plain suits (each a contiguous index range in rank order)
+SUITS = np.array([TRUMPS, SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
+BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v in range(6)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _above(m):
+    """The cards above the highest card of ``m`` (every card when ``m`` is empty)."""
+    if m == 0:
+        return np.int64(-1)
+    return ~((ONE << (highest_index(m) + 1)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def _most_valuable(m):
+    """The most valuable card of ``m`` (non-empty), the lowest index among equals."""
+    for v in range(5, 0, -1):
+        x = m & BY_VALUE[v]
+        if x != 0:
+            return lowest_index(x)
+    return lowest_index(m)
+
+
+@njit(cache=True, inline="always")
+def _least_valuable(m):
+    """The least valuable card of ``m`` (non-empty), the lowest index among equals."""
+    for v in range(1, 6):
+        x = m & BY_VALUE[v]
+        if x != 0:
+            return lowest_index(x)
+    return lowest_index(m)
+
+
+@njit(cache=True, inline="always")
+def _value_sum(m):
+    """The sum of the counting values of the cards of ``m``."""
+    s = np.int64(0)
+    for v in range(1, 6):
+        s += v * popcount(m & BY_VALUE[v])
+    return s
+
+
+@njit(cache=True, inline="always")
+def _low_sum(m, k):
+    """The sum of the ``k`` least counting values of ``m`` (``k`` at most its size)."""
+    s = np.int64(0)
+    for v in range(1, 6):
+        if k <= 0:
+            break
+        n = min(k, popcount(m & BY_VALUE[v]))
+        s += n * v
+        k -= n
+    return s
+
+
+@njit(cache=True, inline="always")
+def _top_sum(m, k):
+    """The sum of the ``k`` greatest counting values of ``m`` (``k`` at most its size)."""
+    s = np.int64(0)
+    for v in range(5, 0, -1):
+        if k <= 0:
+            break
+        n = min(k, popcount(m & BY_VALUE[v]))
+        s += n * v
+        k -= n
+    return s
+
+
+@njit(cache=True, inline="always")
+def _follow(hand, sm):
+    """The cards of ``hand`` that may follow a lead of the suit ``sm`` (§5.2): that suit, else a trump, else any."""
+    if (hand & sm) != 0:
+        return hand & sm
+    if (hand & TRUMPS) != 0:
+        return hand & TRUMPS
+    return hand
+
+
+@njit(cache=True, inline="always")
+def _def_safe(dtop, td, follow):
+    """The defenders' cards that win any trick they lead, whatever the declarer plays: ``dtop`` holds, per suit,
+    the cards above all the declarer's cards of that suit at the start of the run (he only loses cards), ``td`` is
+    the number of trumps he still holds and ``follow`` the plain suits of which he still holds a card while he
+    holds a trump. Every trump above all his trumps, every trump once he holds none; a plain card above all his
+    cards of its suit when he holds no trump (he cannot ruff) or still holds a card of its suit (he must follow)."""
+    if td == 0:
+        return TRUMPS | dtop
+    return dtop & (TRUMPS | follow)
+
+
+@njit(cache=True, inline="always")
+def _cover(oth, sm, dtop, td, follow):
+    """The partner's cards that win a trick his side leads in suit ``sm`` with a card that is not safe, whatever
+    the declarer plays (``_def_safe``'s arguments): a trump above all the declarer's trumps; of a plain suit the
+    declarer cannot ruff (he must follow it or holds no trump), a card of it above all his, or, the partner void in
+    it, any trump; of a plain suit the declarer may ruff, the partner void in it: a trump above all his trumps."""
+    if sm == TRUMPS:
+        return oth & dtop & TRUMPS if td > 0 else np.int64(0)
+    no_ruff = td == 0 or (follow & sm) != 0
+    if (oth & sm) != 0:
+        return oth & dtop & sm if no_ruff else np.int64(0)
+    if no_ruff:
+        return oth & TRUMPS
+    return oth & dtop & TRUMPS
+
+
+@njit(cache=True, inline="always")
+def _partner_reply(oth, x, sm, safe):
+    """The partner's fixed reply to his side's safe lead ``x`` of the suit ``sm``: ``(card, cls)`` with ``cls`` 0
+    (a card that is not safe and does not overtake), 1 (a safe card that does not overtake) or 2 (he overtakes: all
+    his cards of the suit are above ``x``, or he is void and must trump a plain lead). Not overtaking, he gives
+    his most valuable unsafe card, else his least valuable safe one; overtaking, his lowest card that he may."""
+    f = oth & sm
+    if f != 0:
+        cand = f & ((ONE << x) - ONE)  # same suit, below x (index order is rank order within a suit)
+        if cand == 0:
+            return lowest_index(f), np.int64(2)
+    elif sm != TRUMPS and (oth & TRUMPS) != 0:
+        return lowest_index(oth & TRUMPS), np.int64(2)
+    else:
+        cand = oth
+    un = cand & ~safe
+    if un != 0:
+        return _most_valuable(un), np.int64(0)
+    return _least_valuable(cand), np.int64(1)
+
+
+@njit(cache=True)
+def defender_run(lh, ph, dh):
+    """Upper bound (in counting units, before any thirds scaling) on the declarer's pile points from a trick start
+    where a defender with hand ``lh`` leads, ``ph`` is his partner's hand and ``dh`` the declarer's (equal sizes).
+
+    The defenders' fixed strategy: while the seat on lead holds a safe card (:func:`_def_safe`) or a card of a
+    suit where his partner covers (:func:`_cover`), he leads such a card; first a safe one where his partner's
+    reply (:func:`_partner_reply`) neither overtakes nor spends a safe card, then one where it spends a safe card,
+    then one where it overtakes (the partner leads next), then a covered one (his most valuable card of the suit
+    that is not safe; the partner plays his lowest covering card and leads next); a safe lead is his highest safe
+    card of its suit. Each such trick is the defenders' whatever the declarer plays, and their cards in it do not
+    depend on his play. The declarer's trumps and, while he holds trumps, his cards per plain suit are counted down
+    exactly: holding a trump he must follow the led suit, else trump (§5.2), so a trump lead or a lead of a suit
+    he no longer holds costs him a trump and a lead of a suit he holds one card of it. Once he holds no trump,
+    every trump is safe and he can never ruff.
+    Then (``k`` tricks left): ``k = 0``, nothing; ``k = 1``, the last trick is the two defenders' last cards (the
+    seat on lead leads) and the declarer's one card, any of his hand: the most he can take in it; ``k >= 2``, all
+    the points still in play with the declarer's ``k`` most valuable cards (his ``r`` cards in the run are the
+    rest)."""
+    dtop = np.int64(0)
+    follow = np.int64(0)
+    for g in range(5):
+        sm = SUITS[g]
+        dtop |= sm & _above(dh & sm)
+        if g > 0 and (dh & sm) != 0:
+            follow |= sm
+    td = popcount(dh & TRUMPS)
+    led = np.int64(0)  # one card per lead of a suit he followed (counts his cards of the suit played)
+    cur = lh
+    oth = ph
+    n = popcount(dh)
+    r = np.int64(0)
+    while cur != 0:
+        safe = _def_safe(dtop, td, follow)
+        cand = cur & safe
+        best = np.int64(9)
+        bx = np.int64(-1)
+        by = np.int64(-1)
+        bs = np.int64(0)
+        for g in range(5):
+            sm = SUITS[g]
+            cs = cand & sm
+            if cs == 0:
+                continue
+            x = highest_index(cs)
+            y, cls = _partner_reply(oth, x, sm, safe)
+            if cls < best:
+                best = cls
+                bx = x
+                by = y
+                bs = sm
+                if cls == 0:
+                    break
+        if best > 2:
+            for g in range(5):
+                sm = SUITS[g]
+                un = cur & sm & ~safe
+                if un == 0:
+                    continue
+                cv = _cover(oth, sm, dtop, td, follow)
+                if cv != 0:
+                    best = np.int64(3)
+                    bx = _most_valuable(un)
+                    by = lowest_index(cv)
+                    bs = sm
+                    break
+        if best == 9:
+            break
+        cur ^= ONE << bx
+        oth ^= ONE << by
+        r += 1
+        if td > 0:  # the declarer's forced play: the led suit if he holds it, else a trump
+            if bs == TRUMPS or (follow & bs) == 0:
+                td -= 1
+            else:
+                left = popcount(dh & bs) - popcount(led & bs) - 1  # his cards of the suit after this trick
+                if left == 0:
+                    follow &= ~bs
+                led |= ONE << bx
+        if best >= 2:  # the partner took the trick: he leads the next one
+            t = cur
+            cur = oth
+            oth = t
+    k = n - r
+    if k == 0:
+        return np.int64(0)
+    if k == 1:
+        x = lowest_index(cur)
+        y = lowest_index(oth)
+        sm = SUIT_OF_CARD[x]
+        best = np.int64(0)
+        m = dh
+        while m != 0:
+            c = lowest_index(m)
+            m &= m - ONE
+            if winning_card((ONE << x) | (ONE << y) | (ONE << c), sm, TRUMPS) == c:
+                best = max(best, VALUES[x] + VALUES[y] + VALUES[c] - 2)
+        return best
+    return _value_sum(cur | oth) + _top_sum(dh, k) - 2 * k
+
+
+@njit(cache=True)
+def declarer_run(dh, h1, h2):
+    """Lower bound (in counting units, before any thirds scaling) on the declarer's pile points from a trick start
+    where he leads with hand ``dh`` against the defenders' hands ``h1`` and ``h2``: a fixed strategy of his.
+    While he holds a safe card he leads one, a trump first while a defender holds trumps (drawing them): a trump
+    is safe when it is above all the defenders' trumps or neither holds a trump any more; a plain card when it is
+    above all their cards of its suit and each defender holds no trump (he cannot ruff) or still holds a card of
+    the suit (he must follow). Each such trick is his whatever they play. Their trumps and, while a defender holds
+    trumps, his cards per suit are counted down exactly: holding a trump he must follow the led suit (§5.2), so a
+    trump lead costs each defender holding trumps one of them and a safe plain lead costs a defender holding trumps
+    a card of its suit. The ``r`` tricks are worth their led cards plus each defender's ``r`` least valuable
+    cards, less 2 each."""
+    other = h1 | h2
+    ttop = TRUMPS & _above(other & TRUMPS)
+    ptop = np.int64(0)
+    for g in range(1, 5):
+        sm = SUITS[g]
+        ptop |= sm & _above(other & sm)
+    t1 = popcount(h1 & TRUMPS)
+    t2 = popcount(h2 & TRUMPS)
+    led = np.int64(0)
+    cur = dh
+    r = np.int64(0)
+    v = np.int64(0)
+    while cur != 0:
+        x = np.int64(-1)
+        if t1 == 0 and t2 == 0:
+            safe_t = cur & TRUMPS
+        else:
+            safe_t = cur & ttop
+        if safe_t != 0 and (t1 > 0 or t2 > 0):
+            x = highest_index(safe_t)
+        else:
+            m = cur & ptop
+            while m != 0:
+                c = lowest_index(m)
+                m &= m - ONE
+                sm = SUIT_OF_CARD[c]
+                nl = popcount(led & sm)
+                if (t1 == 0 or popcount(h1 & sm) > nl) and (t2 == 0 or popcount(h2 & sm) > nl):
+                    x = highest_index(cur & ptop & sm)
+                    break
+            if x < 0 and safe_t != 0:
+                x = highest_index(safe_t)
+        if x < 0:
+            break
+        b = ONE << x
+        cur ^= b
+        led |= b
+        if x < 22:  # a trump lead: each defender holding trumps follows with one
+            if t1 > 0:
+                t1 -= 1
+            if t2 > 0:
+                t2 -= 1
+        r += 1
+        v += VALUES[x]
+    if r == 0:
+        return np.int64(0)
+    return v + _low_sum(h1, r) + _low_sum(h2, r) - 2 * r
