@@ -582,8 +582,9 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         child = stack[1]
         copy_row(child, row, COPY_LEN)
         apply(child, root_moves[i], opts)
+        # first the test "as good as the best" (``BAND_FIRST`` only for the root's value: most actions are)
         out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels,
-                              nlev, blevels, nblev, st)
+                              nlev, blevels, np.int64(0), st)
         if ctx[C_ABORT] != 0:
             return n
     return n
