@@ -73,6 +73,7 @@ def no_hist_slot(row):
     return np.int64(0)
 
 
+NO_BAND_FIRST = False  # default ``BAND_FIRST``: MTD(f) tests the root's levels in one sequence
 NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutting move in the history table
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout
 

@@ -38,6 +38,7 @@ from tarockrl.engine.bits import prefetch_read
 from tarockrl.solvers._bits import unmanaged
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
+from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
@@ -515,6 +516,10 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     n = gen(row, opts, root_moves, root_reps, merge_root)
     # the values the root can take, when the table gives them: the table's values plus the bonus range's ends
     levels = np.zeros(3 * max(GT_LEN, 1), dtype=np.int64)
+    # with the adapter's ``BAND_FIRST`` and a bonus range: the settlement steps' lowest values (each step's value
+    # plus the least bonus), which MTD(f) tests before the others (see ``_mtdf``)
+    blevels = np.zeros(max(GT_LEN, 1), dtype=np.int64)
+    nblev = 0
     # the adapter's own levels (a superset of the values the root can take), or -1 for this rule
     nlev = root_levels(row, opts, ctx[C_ROOT], ctx[C_OBJ], levels)
     if nlev < 0:
@@ -525,19 +530,16 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
                 levels[3 * p] = gt[p] + blo
                 levels[3 * p + 1] = gt[p]
                 levels[3 * p + 2] = gt[p] + bhi
+                blevels[p] = gt[p] + blo
             nlev = 3 * glen
+            if BAND_FIRST and blo < bhi:
+                nblev = glen
         elif glen > 0 and additive(row, ctx[C_OBJ]):
             for p in range(glen):
                 levels[p] = gt[p]
             nlev = glen
-    if nlev > 0:  # sorted, unique
-        levels[:nlev] = np.sort(levels[:nlev])
-        m = 1
-        for i in range(1, nlev):
-            if levels[i] != levels[m - 1]:
-                levels[m] = levels[i]
-                m += 1
-        nlev = m
+    nlev = _sort_unique(levels, nlev)
+    nblev = _sort_unique(blevels, nblev)
     # the value of the root itself first: no action is worth more, and most are worth as much, so one
     # zero-window search (value >= best) settles those
     ctx[C_BMOVE] = -1
@@ -546,7 +548,8 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         guess = _playout_look(stack, opts, ctx, moves, reps)
     elif PLAYOUT_GUESS:
         guess = _playout(stack, opts, ctx, moves, reps)
-    best = _mtdf(stack, 0, guess, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st)
+    best = _mtdf(stack, 0, guess, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, blevels,
+                 nblev, st)
     if ctx[C_ABORT] != 0:
         return n
     if ctx[C_VONLY] != 0:
@@ -579,8 +582,9 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         child = stack[1]
         copy_row(child, row, COPY_LEN)
         apply(child, root_moves[i], opts)
+        # first the test "as good as the best" (``BAND_FIRST`` only for the root's value: most actions are)
         out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels,
-                              nlev, st)
+                              nlev, blevels, np.int64(0), st)
         if ctx[C_ABORT] != 0:
             return n
     return n
@@ -658,7 +662,22 @@ def _playout_look(stack, opts, ctx, moves, reps):
 
 
 @njit(cache=True)
-def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, st):
+def _sort_unique(a, n):
+    """Sort ``a[:n]`` and drop repeated values in place; returns the new length."""
+    if n <= 0:
+        return np.int64(0)
+    a[:n] = np.sort(a[:n])
+    m = 1
+    for i in range(1, n):
+        if a[i] != a[m - 1]:
+            a[m] = a[i]
+            m += 1
+    return np.int64(m)
+
+
+@njit(cache=True)
+def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, blevels, nblev,
+          st):
     """The exact value of ``stack[d0]``, known to lie in ``[lo, hi]``, by zero-window searches until the bounds
     meet (a fail-soft result moves a bound past the window when it can). The first search tests ``guess`` when
     it lies in ``(lo, hi]``. Then MTD(f) tests the last result (from 0): after a fail high the next value above
@@ -667,8 +686,23 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
     lower bound, the greatest level at most the upper bound, so no search tests a value between two steps."""
     g = guess
     first = True
+    band = nblev > 0
     while lo < hi:
-        if first and lo < guess <= hi:
+        if band:  # first the steps' lowest values only (``blevels``): which step the value lies in
+            i0 = np.searchsorted(blevels[:nblev], lo, side="right")
+            i1 = np.searchsorted(blevels[:nblev], hi, side="right")
+            if i0 >= i1:
+                band = False  # the step is known: the other levels inside it follow
+                continue
+            if first:  # the step of the guess (its lowest value at most the guess), else the one nearest 0
+                ref = guess if guess > -INF else np.int64(0)
+                j = min(max(np.searchsorted(blevels[:nblev], ref, side="right") - 1, i0), i1 - 1)
+            elif g == lo:
+                j = i0
+            else:
+                j = i1 - 1
+            beta = blevels[j]
+        elif first and lo < guess <= hi:
             beta = guess
         elif nlev > 0:
             i0 = np.searchsorted(levels[:nlev], lo, side="right")  # first level > lo

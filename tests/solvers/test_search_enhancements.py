@@ -48,10 +48,12 @@ def test_adapters_switch_the_enhancements():
     defaults (one history table, MTD(f) from the level nearest 0, no history malus)."""
     assert search_module("dreierles").PLAYOUT_GUESS == 2
     assert search_module("dreierles").HIST_MALUS is True
+    assert search_module("dreierles").BAND_FIRST is True
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
         assert m.HIST_MALUS is False
+        assert m.BAND_FIRST is False
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
 
 
@@ -155,3 +157,44 @@ def test_lookahead_playout_guess_is_a_real_outcome():
             s.apply_action(reps_[pick])
         assert got == int(k.leaf(s._row, opts, np.int64(root), np.int64(0)))
         assert (stack[0] == row).all()
+
+
+def test_band_first_values_stay_exact_with_the_pfeife_in_play():
+    """``BAND_FIRST``: with the Pfeife still in a hand (its bonus undecided, so the root's levels are each
+    settlement step plus the bonus range), MTD(f) first tests only the steps' lowest values and then the levels
+    inside the step found. A different order of probes, never a different value: every root action's value and
+    the value alone against plain minimax, at every position in a trick."""
+    solver = solver_for("dreierles")
+    k = solver.kernels
+    game = tarockrl.make_game("dreierles")
+    opts = game.encoded_options
+    found, seed = 0, 0
+    while found < 9 and seed < 600:
+        rng = random.Random(5000 + seed)
+        state = game.new_initial_state(seed=5000 + seed)
+        seed += 1
+        want = found % 3
+        while not state.is_terminal():
+            row = state._row
+            if (row[DL.PHASE] == DL.PLAY and 16 - row[DL.TRICK_NO] <= 4 and row[DL.TRICK_N] == want
+                    and row[DL.RAEUBER] == 0
+                    and any(row[DL.HAND + s] & 1 for s in range(3))):  # card 0, the Pfeife, in a hand
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        row = state._row
+        root = int(state.current_player())
+        blo, bhi = k.bonus_range(row, opts, np.int64(root))
+        if blo >= bhi:
+            continue
+        found += 1
+        plain = int(k.minimax_plain(row.copy(), opts, np.int64(root), np.int64(0)))
+        r = solver.solve(state)
+        assert r.value == plain
+        for a, v in r.action_values.items():
+            child = state.clone()
+            child.apply_action(a)
+            assert v == int(k.minimax_plain(child._row.copy(), opts, np.int64(root), np.int64(0))), a
+        assert solver.solve(state, value_only=True).value == plain
+    assert found == 9
