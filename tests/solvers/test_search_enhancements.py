@@ -87,6 +87,18 @@ def test_values_stay_exact(objective, pass_all):
     assert slots == {0, 1, 2}
 
 
+def _playout_arrays(k, row, root):
+    """The arrays the template's playouts take: the search stack (every row a copy of ``row``), the context with
+    the root seat, and the per-depth move and representative lists."""
+    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+    ctx[k.C_ROOT] = root
+    stack = np.empty((k.MAX_DEPTH + 2, row.shape[0]), dtype=np.int64)
+    stack[:] = row
+    moves = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+    reps = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+    return stack, ctx, moves, reps
+
+
 def test_playout_guess_is_a_real_outcome():
     """``_playout`` returns the value of the playout in which every seat takes the first legal action with the
     highest ``hint``, replayed here through the public State API."""
@@ -96,12 +108,7 @@ def test_playout_guess_is_a_real_outcome():
         row = state._row
         root = int(state.current_player())
         opts = state.game.encoded_options
-        ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
-        ctx[k.C_ROOT] = root
-        stack = np.empty((k.MAX_DEPTH + 2, row.shape[0]), dtype=np.int64)
-        stack[:] = row
-        moves = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
-        reps = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+        stack, ctx, moves, reps = _playout_arrays(k, row, root)
         got = int(k._playout(stack, opts, ctx, moves, reps))
         s = state.clone()
         while not s.is_terminal():
@@ -133,12 +140,7 @@ def test_lookahead_playout_guess_is_a_real_outcome():
         row = state._row
         root = int(state.current_player())
         opts = state.game.encoded_options
-        ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
-        ctx[k.C_ROOT] = root
-        stack = np.empty((k.MAX_DEPTH + 2, row.shape[0]), dtype=np.int64)
-        stack[:] = row
-        moves = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
-        reps = np.zeros((k.MAX_DEPTH + 2, k.MAX_MOVES), dtype=np.int64)
+        stack, ctx, moves, reps = _playout_arrays(k, row, root)
         got = int(k._playout_look(stack, opts, ctx, moves, reps))
         s = state.clone()
         mv = np.zeros(k.MAX_MOVES, dtype=np.int64)

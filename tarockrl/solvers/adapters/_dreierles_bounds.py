@@ -69,39 +69,17 @@ def _value_sum(m):
 
 
 @njit(cache=True, inline="always")
-def _low_sum(m, k):
-    """The sum of the ``k`` least counting values of ``m`` (``k`` at most its size)."""
+def _k_sum(m, k, top):
+    """The sum of the ``k`` greatest (``top``) or least counting values of ``m`` (``k`` at most its size)."""
     s = np.int64(0)
-    for v in range(1, 6):
+    for i in range(5):
         if k <= 0:
             break
+        v = 5 - i if top else 1 + i
         n = min(k, popcount(m & BY_VALUE[v]))
         s += n * v
         k -= n
     return s
-
-
-@njit(cache=True, inline="always")
-def _top_sum(m, k):
-    """The sum of the ``k`` greatest counting values of ``m`` (``k`` at most its size)."""
-    s = np.int64(0)
-    for v in range(5, 0, -1):
-        if k <= 0:
-            break
-        n = min(k, popcount(m & BY_VALUE[v]))
-        s += n * v
-        k -= n
-    return s
-
-
-@njit(cache=True, inline="always")
-def _follow(hand, sm):
-    """The cards of ``hand`` that may follow a lead of the suit ``sm`` (§5.2): that suit, else a trump, else any."""
-    if (hand & sm) != 0:
-        return hand & sm
-    if (hand & TRUMPS) != 0:
-        return hand & TRUMPS
-    return hand
 
 
 @njit(cache=True, inline="always")
@@ -251,7 +229,7 @@ def defender_run(lh, ph, dh):
             if winning_card((ONE << x) | (ONE << y) | (ONE << c), sm, TRUMPS) == c:
                 best = max(best, VALUES[x] + VALUES[y] + VALUES[c] - 2)
         return best
-    return _value_sum(cur | oth) + _top_sum(dh, k) - 2 * k
+    return _value_sum(cur | oth) + _k_sum(dh, k, True) - 2 * k
 
 
 @njit(cache=True)
@@ -312,4 +290,4 @@ def declarer_run(dh, h1, h2):
         v += VALUES[x]
     if r == 0:
         return np.int64(0)
-    return v + _low_sum(h1, r) + _low_sum(h2, r) - 2 * r
+    return v + _k_sum(h1, r, False) + _k_sum(h2, r, False) - 2 * r
