@@ -40,20 +40,10 @@ def _above(m):
 
 
 @njit(cache=True, inline="always")
-def _most_valuable(m):
-    """The most valuable card of ``m`` (non-empty), the lowest index among equals."""
-    for v in range(5, 0, -1):
-        x = m & BY_VALUE[v]
-        if x != 0:
-            return lowest_index(x)
-    return lowest_index(m)
-
-
-@njit(cache=True, inline="always")
-def _least_valuable(m):
-    """The least valuable card of ``m`` (non-empty), the lowest index among equals."""
-    for v in range(1, 6):
-        x = m & BY_VALUE[v]
+def _by_value(m, top):
+    """The most (``top``) or least valuable card of ``m`` (non-empty), the lowest index among equals."""
+    for i in range(5):
+        x = m & BY_VALUE[5 - i if top else 1 + i]
         if x != 0:
             return lowest_index(x)
     return lowest_index(m)
@@ -127,8 +117,8 @@ def _partner_reply(oth, x, sm, safe):
         cand = oth
     un = cand & ~safe
     if un != 0:
-        return _most_valuable(un), np.int64(0)
-    return _least_valuable(cand), np.int64(1)
+        return _by_value(un, True), np.int64(0)
+    return _by_value(cand, False), np.int64(1)
 
 
 @njit(cache=True)
@@ -193,7 +183,7 @@ def defender_run(lh, ph, dh):
                 cv = _cover(oth, sm, dtop, td, follow)
                 if cv != 0:
                     best = np.int64(3)
-                    bx = _most_valuable(un)
+                    bx = _by_value(un, True)
                     by = lowest_index(cv)
                     bs = sm
                     break

@@ -85,7 +85,7 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
-from tarockrl.solvers.adapters._dreierles_bounds import _least_valuable, _most_valuable, declarer_run, defender_run
+from tarockrl.solvers.adapters._dreierles_bounds import _by_value, declarer_run, defender_run
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -512,16 +512,16 @@ def _lead_hi(ha, hb, hc, d, opts, cap):
         b1 = l1 & beats
         b2 = l2 & beats
         if b1 == 0 and b2 == 0:  # the declarer takes the trick
-            t = bc | (ONE << _least_valuable(l1)) | (ONE << _least_valuable(l2))
+            t = bc | (ONE << _by_value(l1, False)) | (ONE << _by_value(l2, False))
             g = pile_points(t, opts) + _start_hi_static(ha & ~t, hb & ~t, hc & ~t, d, d, opts)
         else:
             if b2 != 0:
                 nb = l1 & ~b1
-                y1 = _most_valuable(nb) if nb != 0 else lowest_index(b1)
+                y1 = _by_value(nb, True) if nb != 0 else lowest_index(b1)
                 y2 = lowest_index(b2)
             else:
                 y1 = lowest_index(b1)
-                y2 = _most_valuable(l2)
+                y2 = _by_value(l2, True)
             t = bc | (ONE << y1) | (ONE << y2)
             ws = f1 if winning_card(t, sm, TRUMPS) == y1 else f2
             g = _start_hi_static(ha & ~t, hb & ~t, hc & ~t, ws, d, opts)
@@ -667,35 +667,37 @@ def _second(row, opts, lower):
     return best
 
 
-@njit(cache=True)
-def afmax(row, opts):
-    """Most pile points the rest can add for the declarer with best play of the defenders: at the start of a
-    trick ``_start_hi``; at the third card of a trick one play ahead (``_third``; at the second card two plays
-    ahead, ``_second``, when ``LOOKAHEAD`` is 2); else all points still in play less what the defenders surely
-    win with their trumps (``_trump_hi``)."""
+@njit(cache=True, inline="always")
+def _rest_bound(row, opts, lower):
+    """``afmin`` (``lower``) or ``afmax``: at the start of a trick the trick-start bound, at the third card of a
+    trick one play ahead (``_third``), at the second card two plays ahead (``_second``, when ``LOOKAHEAD`` is 2),
+    else the sure trump tricks (``_trump_lo``/``_trump_hi``)."""
     n = row[L.TRICK_N]
     if n == 0:
+        if lower:
+            return _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
         return _start_hi(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
     if n == 2 and LOOKAHEAD >= 1:
-        return _third(row, opts, False)
+        return _third(row, opts, lower)
     if n == 1 and LOOKAHEAD >= 2:
-        return _second(row, opts, False)
-    return _trump_hi(row, opts)
+        return _second(row, opts, lower)
+    return _trump_lo(row, opts) if lower else _trump_hi(row, opts)
+
+
+@njit(cache=True)
+def afmax(row, opts):
+    """Most pile points the rest can add for the declarer with best play of the defenders (``_rest_bound``): at
+    the start of a trick ``_start_hi``; mid-trick the look-ahead to the next trick's ``_start_hi``; else all
+    points still in play less what the defenders surely win with their trumps."""
+    return _rest_bound(row, opts, False)
 
 
 @njit(cache=True)
 def afmin(row, opts):
-    """Fewest pile points the rest adds for the declarer with his best play: at the start of a trick
-    ``_start_lo``; at the third card of a trick one play ahead (``_third``; at the second card ``_second`` when
-    ``LOOKAHEAD`` is 2); else what he surely wins with the trumps in his hand (``_trump_lo``)."""
-    n = row[L.TRICK_N]
-    if n == 0:
-        return _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
-    if n == 2 and LOOKAHEAD >= 1:
-        return _third(row, opts, True)
-    if n == 1 and LOOKAHEAD >= 2:
-        return _second(row, opts, True)
-    return _trump_lo(row, opts)
+    """Fewest pile points the rest adds for the declarer with his best play (``_rest_bound``): at the start of a
+    trick ``_start_lo``; mid-trick the look-ahead to the next trick's ``_start_lo``; else what he surely wins with
+    the trumps in his hand."""
+    return _rest_bound(row, opts, True)
 
 
 @njit(cache=True, inline="always")
