@@ -63,18 +63,10 @@ def _t_key(rows, opts, calls):
 
 
 @njit
-def _t_afmin(rows, opts, calls):
+def _t_bound(rows, opts, calls, lower):
     s = np.int64(0)
     for i in range(calls):
-        s += A.afmin(rows[i % rows.shape[0]], opts)
-    return s
-
-
-@njit
-def _t_afmax(rows, opts, calls):
-    s = np.int64(0)
-    for i in range(calls):
-        s += A.afmax(rows[i % rows.shape[0]], opts)
+        s += A._rest_bound(rows[i % rows.shape[0]], opts, lower)
     return s
 
 
@@ -117,7 +109,8 @@ def _t_child(rows, opts, calls):
     return s
 
 
-KERNELS = {"akey": _t_akey, "key": _t_key, "afmin": _t_afmin, "afmax": _t_afmax, "gen": _t_gen,
+KERNELS = {"akey": _t_akey, "key": _t_key, "afmin": lambda r, o, c: _t_bound(r, o, c, True),
+           "afmax": lambda r, o, c: _t_bound(r, o, c, False), "gen": _t_gen,
            "gen+hints": _t_gen_hints, "gen+copy_row+apply": _t_child}
 
 
