@@ -41,8 +41,10 @@ from tarockrl.solvers._bits import unmanaged
 from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
+from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
+from tarockrl.solvers._common import no_sweep as sweep  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     COPY_LEN,
     GT_LEN,
@@ -320,6 +322,14 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             if hi < b_:
                                 b_ = hi
                         ttm = e[3] & MOVE_MASK
+                if SWEEP and semi:  # the adapter's exact value of a position with a monotone past, when it has one
+                    ok_, f_, b_s = sweep(row, opts, root)
+                    if ok_:
+                        if stats:
+                            st[d, S_STATIC] += 1
+                        ret = _gval(gt, glen, p0 * gdir + f_) + b_s
+                        mode = RETURN
+                        continue
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]

@@ -85,7 +85,13 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
-from tarockrl.solvers.adapters._dreierles_bounds import _by_value, declarer_run, defender_run
+from tarockrl.solvers.adapters._dreierles_bounds import (
+    _by_value,
+    declarer_run,
+    defender_run,
+    pfeife_declarer_sweep,
+    pfeife_defender_sweep,
+)
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -750,6 +756,57 @@ def bonus_range(row, opts, root):
     if root == d:
         return lo, hi
     return -hi, -lo
+
+
+# the Pfeife sweeps (``sweep``): on, the most tricks left where they are tried, and the most trick choices
+# each may try (``pfeife_defender_sweep``, ``pfeife_declarer_sweep``)
+SWEEP = True
+SWEEP_TRICKS = 8
+SWEEP_BUDGET = 64
+
+
+@njit(cache=True)
+def sweep(row, opts, root):
+    """The exact value of a trick start with the Pfeife in play and its bonus open, when the Pfeife's side can
+    make sure of every trick left and of the Pfeife winning the 16th trick (``pfeife_defender_sweep`` with a
+    defender on lead, ``pfeife_declarer_sweep`` with the declarer on lead holding it): ``(True, f, b)``, the value
+    is ``gtable`` of the points so far plus ``f`` (0, or all the points in play) plus the bonus ``b`` in the root
+    side's value. That outcome is the best the Pfeife's side can get at all (no points for the declarer and the
+    defenders' bonus, or all the points and his bonus), so it is the value. Else ``(False, 0, 0)``."""
+    no = (False, np.int64(0), np.int64(0))
+    if row[L.TRICK_N] != 0 or row[L.RAEUBER] != 0:
+        return no
+    k = 16 - row[L.TRICK_NO]
+    if k < 2 or k > SWEEP_TRICKS:
+        return no
+    holder = -1
+    for s in range(3):
+        if (row[L.HAND + s] & PFEIFE) != 0:
+            holder = s
+    if holder < 0:
+        return no
+    d = row[L.DECLARER]
+    leader = row[L.CUR]
+    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    f1 = (d + 1) % 3
+    f2 = (d + 2) % 3
+    if holder == d:
+        if leader != d:
+            return no
+        b = 4 * opts[O_PFEIFE_ANNOUNCED] * bm if row[L.ANNOUNCED] == 1 else 2 * opts[O_PFEIFE_SILENT] * bm
+        if not pfeife_declarer_sweep(row[L.HAND + d], row[L.HAND + f1], row[L.HAND + f2], SWEEP_BUDGET):
+            return no
+        f = pile_points(row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], opts)
+    else:
+        if leader == d or row[L.ANNOUNCED] == 1:
+            return no
+        b = -2 * opts[O_PFEIFE_SILENT] * bm
+        partner = f1 if holder == f2 else f2
+        if not pfeife_defender_sweep(row[L.HAND + holder], row[L.HAND + partner], row[L.HAND + d],
+                                     leader == holder, SWEEP_BUDGET):
+            return no
+        f = np.int64(0)
+    return True, f, (b if root == d else -b)
 
 
 @njit(cache=True)
