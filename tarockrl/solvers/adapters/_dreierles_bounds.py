@@ -293,6 +293,27 @@ def _drop(h, sm):
     return h & ~(h & sm & -(h & sm))
 
 
+@njit(cache=True, inline="always")
+def _sweep_reps(m, other, top):
+    """One card of ``m`` per class of cards equivalent in a sweep (the lowest): cards of one suit with no card of
+    ``other`` between them and on the same side of ``top`` (the cards the opponents cannot beat) are alike there,
+    except the Pfeife."""
+    out = np.int64(0)
+    last = np.int64(-1)
+    x = m
+    while x != 0:
+        c = lowest_index(x)
+        x &= x - ONE
+        if (last > 0 and SUIT_OF_CARD[c] == SUIT_OF_CARD[last]
+                and (other & ((ONE << c) - (ONE << (last + 1)))) == 0
+                and ((top >> c) & ONE) == ((top >> last) & ONE)):
+            last = c
+            continue
+        out |= ONE << c
+        last = c
+    return out
+
+
 @njit(cache=True)
 def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
     """True when the defenders (the Pfeife's holder with hand ``hh``, his partner ``hp``) can make sure, from a
@@ -334,7 +355,7 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
     ds[0] = dh
     ls[0] = 1 if holder_leads else 0
     lead_hand = hh if holder_leads else hp
-    lm[0] = lead_hand & ~PFEIFE_BIT if k > 1 else lead_hand
+    lm[0] = _sweep_reps(lead_hand & ~PFEIFE_BIT, hp if holder_leads else hh, dtop) if k > 1 else lead_hand
     fm[0] = 0
     steps = 0
     t = 0
@@ -361,7 +382,7 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
                 lg = fh
             if ls[t] == 0:
                 lg &= ~PFEIFE_BIT  # the holder follows: never the Pfeife before the last trick
-            fm[t] = lg
+            fm[t] = _sweep_reps(lg, hs[t] if ls[t] == 1 else ps[t], dtop)
             if lg == 0:
                 continue
         f = lowest_index(fm[t])
@@ -410,7 +431,7 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
         ds[t] = d2
         ls[t] = nl
         lead_hand = h2 if nl == 1 else p2
-        lm[t] = lead_hand & ~PFEIFE_BIT if t < k - 1 else lead_hand
+        lm[t] = _sweep_reps(lead_hand & ~PFEIFE_BIT, p2 if nl == 1 else h2, dtop) if t < k - 1 else lead_hand
         fm[t] = 0
     return False
 
@@ -434,7 +455,7 @@ def pfeife_declarer_sweep(dh, h1, h2, budget):
     for g in range(5):
         sm = SUITS[g]
         top |= sm & _above(other & sm)
-    cand0 = dh & top & ~PFEIFE_BIT
+    cand0 = _sweep_reps(dh & top & ~PFEIFE_BIT, np.int64(0), top)
     if k > 1 and cand0 == 0:
         return False
     ds = np.zeros(17, dtype=np.int64)
@@ -490,5 +511,5 @@ def pfeife_declarer_sweep(dh, h1, h2, budget):
         ds[t] = ds[t - 1] & ~(ONE << c)
         as_[t] = a
         bs[t] = b
-        lm[t] = ds[t] & top & ~PFEIFE_BIT if t < k - 1 else ds[t]
+        lm[t] = _sweep_reps(ds[t] & top & ~PFEIFE_BIT, np.int64(0), top) if t < k - 1 else ds[t]
     return False
