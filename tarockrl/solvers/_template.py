@@ -244,6 +244,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     st[d, S_SEMI] += 1 if semi else 0
                     st[d, S_ADD] += 1 if add else 0
                 k = np.int64(0)
+                hit = False
                 if usett:  # the key first: its table bucket loads (prefetch) while the static bounds are computed
                     if add:
                         k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
@@ -292,7 +293,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         st[d, S_PROBE] += 1
                         if e[0] == k:
                             st[d, S_HIT] += 1
-                    if e[0] == k:
+                    hit = e[0] == k
+                    if hit:
                         if semi:
                             if p0 >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least as good as e[1]
                                 if stats:
@@ -322,7 +324,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             if hi < b_:
                                 b_ = hi
                         ttm = e[3] & MOVE_MASK
-                if SWEEP and semi:  # the adapter's exact value of a position with a monotone past, when it has one
+                # the adapter's exact value of a position with a monotone past, when it has one (a position in the
+                # table was searched, so the adapter had none: a sweep's value is never stored)
+                if SWEEP and semi and not hit:
                     ok_, f_, b_s = sweep(row, opts, root)
                     if ok_:
                         if stats:

@@ -761,8 +761,8 @@ def bonus_range(row, opts, root):
 # the Pfeife sweeps (``sweep``): on, the most tricks left where they are tried, and the most trick choices
 # each may try (``pfeife_defender_sweep``, ``pfeife_declarer_sweep``)
 SWEEP = True
-SWEEP_TRICKS = 8
-SWEEP_BUDGET = 64
+SWEEP_TRICKS = 10
+SWEEP_BUDGET = 256
 
 
 @njit(cache=True)
