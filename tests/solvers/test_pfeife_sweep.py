@@ -100,3 +100,29 @@ def test_values_stay_exact_where_pfeife_sweeps_cut():
             assert solver.solve(s, value_only=True).value == plain
             checked += 1
     assert checked >= 20, checked
+
+
+def _mask(codes: str) -> int:
+    from tarockrl.games.dreierles.cards import parse_card
+
+    m = 0
+    for c in codes.split():
+        m |= 1 << parse_card(c)
+    return m
+
+
+def test_pfeife_sweeps_need_every_other_last_card_plain():
+    """Small hands where the Pfeife's side takes every trick but one opponent (or the partner) keeps a trump to the
+    last trick, which beats the Pfeife: no claim; with a plain card instead, a claim."""
+    from tarockrl.solvers.adapters._dreierles_bounds import pfeife_declarer_sweep, pfeife_defender_sweep
+
+    budget = np.int64(64)
+    # the declarer leads the top spade, both defenders follow; then the Pfeife against T2 (or S10)
+    assert not pfeife_declarer_sweep(_mask("T1 SK"), _mask("T2 S7"), _mask("S8 S9"), budget)
+    assert pfeife_declarer_sweep(_mask("T1 SK"), _mask("S10 S7"), _mask("S8 S9"), budget)
+    # a defender on lead: the holder's top spade, his partner and the declarer follow; then the Pfeife against the
+    # partner's T2 (or S10) and the declarer's spade
+    assert not pfeife_defender_sweep(_mask("T1 SK"), _mask("T2 S7"), _mask("S8 S9"), True, budget)
+    assert pfeife_defender_sweep(_mask("T1 SK"), _mask("S10 S7"), _mask("S8 S9"), True, budget)
+    # the declarer keeps a trump: no claim
+    assert not pfeife_defender_sweep(_mask("T1 SK"), _mask("S10 S7"), _mask("T2 S9"), True, budget)
