@@ -314,15 +314,6 @@ def _sweep_reps(m, other, top):
     return out
 
 
-@njit(cache=True, inline="always")
-def _state_hash(a, b, c, x):
-    """A 64-bit hash of a sweep state (never 0 in practice)."""
-    h = (a * np.int64(-7046029254386353131)) ^ (b + np.int64(0x632BE59BD9B4E019))
-    h = (h * np.int64(-4658895280553007687)) ^ (c + x * np.int64(0x1F3D5B79))
-    h ^= h >> np.int64(29)
-    return h | ONE
-
-
 @njit(cache=True)
 def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
     """True when the defenders (the Pfeife's holder with hand ``hh``, his partner ``hp``) can make sure, from a
@@ -359,8 +350,6 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
     lm = np.zeros(17, dtype=np.int64)  # leads still to try
     fm = np.zeros(17, dtype=np.int64)  # follows still to try for the current lead
     cc = np.zeros(17, dtype=np.int64)  # the current lead
-    memo = np.zeros(64, dtype=np.int64)  # states known to fail (a direct-mapped set of hashes; a false hit only
-    # drops a claim)
     hs[0] = hh
     ps[0] = hp
     ds[0] = dh
@@ -378,8 +367,6 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
             continue
         if fm[t] == 0:
             if lm[t] == 0:
-                h = _state_hash(hs[t], ps[t], ds[t], ls[t])
-                memo[h & 63] = h
                 t -= 1
                 continue
             c = lowest_index(lm[t])
@@ -438,10 +425,6 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
             h2 = hs[t] & ~fb
             p2 = ps[t] & ~lb
         nl = ls[t] if not fwin else 1 - ls[t]
-        if t + 1 < k - 1:
-            h = _state_hash(h2, p2, d2, nl)
-            if memo[h & 63] == h:
-                continue
         t += 1
         hs[t] = h2
         ps[t] = p2
