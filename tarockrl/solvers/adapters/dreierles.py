@@ -790,15 +790,22 @@ def sweep(row, opts, root):
     bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
     f1 = (d + 1) % 3
     f2 = (d + 2) % 3
+    ha = row[L.HAND]
+    hb = row[L.HAND + 1]
+    hc = row[L.HAND + 2]
     if holder == d:
         if leader != d:
+            return no
+        f = pile_points(ha | hb | hc, opts)
+        if _start_hi_static(ha, hb, hc, d, d, opts) < f:  # the defenders surely take a trick: no sweep
             return no
         b = 4 * opts[O_PFEIFE_ANNOUNCED] * bm if row[L.ANNOUNCED] == 1 else 2 * opts[O_PFEIFE_SILENT] * bm
         if not pfeife_declarer_sweep(row[L.HAND + d], row[L.HAND + f1], row[L.HAND + f2], SWEEP_BUDGET):
             return no
-        f = pile_points(row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], opts)
     else:
         if leader == d or row[L.ANNOUNCED] == 1:
+            return no
+        if _start_lo(ha, hb, hc, leader, d, opts) > 0:  # the declarer surely takes a trick: no sweep
             return no
         b = -2 * opts[O_PFEIFE_SILENT] * bm
         partner = f1 if holder == f2 else f2
