@@ -763,6 +763,57 @@ def bonus_range(row, opts, root):
 SWEEP = True
 SWEEP_TRICKS = 10
 SWEEP_BUDGET = 256
+# with the declarer on lead against a defender's Pfeife: the most sweeps tried after his lead (0: none)
+SWEEP_AFTER_LEAD = 32
+
+
+@njit(cache=True)
+def _sweep_after_lead(hh, hp, hd, holder_second, k):
+    """``pfeife_defender_sweep`` one trick earlier, the declarer (hand ``hd``) on lead: for every card he may lead,
+    the defenders (the holder ``hh``, second to play when ``holder_second``, his partner ``hp``) have a reply that
+    takes the trick (the three cards known) and after which they sweep from its winner. At most
+    ``SWEEP_AFTER_LEAD`` sweeps are tried in all (False when exhausted: no claim)."""
+    h2 = hh if holder_second else hp
+    h3 = hp if holder_second else hh
+    calls = 0
+    m = hd
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        sm = SUIT_OF_CARD[c]
+        l2 = _legal_m(h2, sm)
+        l3 = _legal_m(h3, sm)
+        if k > 1:  # the holder keeps the Pfeife
+            if holder_second:
+                l2 &= ~PFEIFE
+            else:
+                l3 &= ~PFEIFE
+        found = False
+        x2 = l2
+        while x2 != 0 and not found:
+            y2 = lowest_index(x2)
+            x2 &= x2 - ONE
+            x3 = l3
+            while x3 != 0:
+                y3 = lowest_index(x3)
+                x3 &= x3 - ONE
+                w = winning_card((ONE << c) | (ONE << y2) | (ONE << y3), sm, TRUMPS)
+                if w == c:
+                    continue
+                calls += 1
+                if calls > SWEEP_AFTER_LEAD:
+                    return False
+                n2 = h2 & ~(ONE << y2)
+                n3 = h3 & ~(ONE << y3)
+                nh = n2 if holder_second else n3
+                npt = n3 if holder_second else n2
+                holder_wins = (w == y2) == holder_second
+                if pfeife_defender_sweep(nh, npt, hd & ~(ONE << c), holder_wins, SWEEP_BUDGET):
+                    found = True
+                    break
+        if not found:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -803,14 +854,19 @@ def sweep(row, opts, root):
         if not pfeife_declarer_sweep(row[L.HAND + d], row[L.HAND + f1], row[L.HAND + f2], SWEEP_BUDGET):
             return no
     else:
-        if leader == d or row[L.ANNOUNCED] == 1:
+        if row[L.ANNOUNCED] == 1:
             return no
         if _start_lo(ha, hb, hc, leader, d, opts) > 0:  # the declarer surely takes a trick: no sweep
             return no
         b = -2 * opts[O_PFEIFE_SILENT] * bm
         partner = f1 if holder == f2 else f2
-        if not pfeife_defender_sweep(row[L.HAND + holder], row[L.HAND + partner], row[L.HAND + d],
-                                     leader == holder, SWEEP_BUDGET):
+        hh = row[L.HAND + holder]
+        hp = row[L.HAND + partner]
+        hd = row[L.HAND + d]
+        if leader == d:
+            if SWEEP_AFTER_LEAD == 0 or not _sweep_after_lead(hh, hp, hd, holder == f1, k):
+                return no
+        elif not pfeife_defender_sweep(hh, hp, hd, leader == holder, SWEEP_BUDGET):
             return no
         f = np.int64(0)
     return True, f, (b if root == d else -b)
