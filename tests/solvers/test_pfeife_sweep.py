@@ -46,16 +46,19 @@ def test_pfeife_sweeps_claim_the_exact_value():
     k = solver.kernels
     opts = tarockrl.make_game("dreierles").encoded_options
     fired = {True: 0, False: 0}  # the declarer's sweep, the defenders'
+    after_lead = 0  # the defenders' sweep after the declarer's lead
     for s in [*_descents((11,), (4, 5), 150), *_descents((8, 17, 19), (4, 5), 40)]:
         row = s._row
         root = int(s.current_player())
         ok, f, b = A.sweep(row, opts, np.int64(root))
         if not ok:
             continue
-        fired[bool(row[DL.HAND + row[DL.DECLARER]] & 1)] += 1
+        decl_holds = bool(row[DL.HAND + row[DL.DECLARER]] & 1)
+        fired[decl_holds] += 1
+        after_lead += not decl_holds and row[DL.CUR] == row[DL.DECLARER]
         assert _claim(k, row, opts, root, f, b) == int(k.minimax_plain(row.copy(), opts, np.int64(root),
                                                                        np.int64(0)))
-    assert fired[True] >= 4 and fired[False] >= 10, fired
+    assert fired[True] >= 4 and fired[False] >= 10 and after_lead >= 3, (fired, after_lead)
 
 
 def test_pfeife_sweeps_claim_the_exact_value_six_tricks():
