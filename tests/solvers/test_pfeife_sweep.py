@@ -129,3 +129,11 @@ def test_pfeife_sweeps_need_every_other_last_card_plain():
     assert pfeife_defender_sweep(_mask("T1 SK"), _mask("S10 S7"), _mask("S8 S9"), True, budget)
     # the declarer keeps a trump: no claim
     assert not pfeife_defender_sweep(_mask("T1 SK"), _mask("S10 S7"), _mask("T2 S9"), True, budget)
+
+
+def test_defenders_sweep_after_the_lead_needs_every_lead_beaten():
+    """The declarer leads: a claim needs a reply that takes the trick for **every** lead of his. His top spade
+    cannot be beaten (both defenders must follow spades): no claim; with the top spade in the partner's hand, a
+    claim (the partner overtakes any spade, the holder then leads into the Pfeife's last trick)."""
+    assert not A._sweep_after_lead(_mask("T1 S8"), _mask("S9 S10"), _mask("SK S7"), True, 2)
+    assert A._sweep_after_lead(_mask("T1 S8"), _mask("SK S10"), _mask("S9 S7"), True, 2)
