@@ -42,7 +42,9 @@ below, with him on lead (``_lead_hi``), at the look-ahead's leaves, and his own 
 Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
 value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
 so it is monotone in the points so far for a fixed position, and the search keys the position and the zero-window
-threshold and stores the least (most) points so far known to reach (miss) it; the same static bounds cut.
+threshold and stores the least (most) points so far known to reach (miss) it; the same static bounds cut. There,
+at a trick start with at most ``SWEEP_TRICKS`` tricks left, ``sweep`` gives the exact value when the Pfeife's side
+can make sure of every trick left and of the Pfeife winning the 16th (the best it can get at all).
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
