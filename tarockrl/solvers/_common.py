@@ -73,6 +73,14 @@ def no_hist_slot(row):
     return np.int64(0)
 
 
+@njit(cache=True, inline="always")
+def no_sweep(row, opts, root):
+    """Default ``sweep``: no claim (``ok`` False); else ``(ok, f, b)``: the position's exact value is the
+    monotone table at the points so far plus ``f``, plus ``b`` (see the Dreierles adapter)."""
+    return False, np.int64(0), np.int64(0)
+
+
+NO_SWEEP = False  # default ``SWEEP``: the template never calls ``sweep``
 NO_BAND_FIRST = False  # default ``BAND_FIRST``: MTD(f) tests the root's levels in one sequence
 NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutting move in the history table
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout

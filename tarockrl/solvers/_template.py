@@ -41,8 +41,10 @@ from tarockrl.solvers._bits import unmanaged
 from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
+from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
+from tarockrl.solvers._common import no_sweep as sweep  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     COPY_LEN,
     GT_LEN,
@@ -242,6 +244,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     st[d, S_SEMI] += 1 if semi else 0
                     st[d, S_ADD] += 1 if add else 0
                 k = np.int64(0)
+                hit = False
                 if usett:  # the key first: its table bucket loads (prefetch) while the static bounds are computed
                     if add:
                         k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
@@ -290,7 +293,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         st[d, S_PROBE] += 1
                         if e[0] == k:
                             st[d, S_HIT] += 1
-                    if e[0] == k:
+                    hit = e[0] == k
+                    if hit:
                         if semi:
                             if p0 >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least as good as e[1]
                                 if stats:
@@ -320,6 +324,16 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             if hi < b_:
                                 b_ = hi
                         ttm = e[3] & MOVE_MASK
+                # the adapter's exact value of a position with a monotone past, when it has one (a position in the
+                # table was searched, so the adapter had none: a sweep's value is never stored)
+                if SWEEP and semi and not hit:
+                    ok_, f_, b_s = sweep(row, opts, root)
+                    if ok_:
+                        if stats:
+                            st[d, S_STATIC] += 1
+                        ret = _gval(gt, glen, p0 * gdir + f_) + b_s
+                        mode = RETURN
+                        continue
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]

@@ -281,3 +281,235 @@ def declarer_run(dh, h1, h2):
     if r == 0:
         return np.int64(0)
     return v + _k_sum(h1, r, False) + _k_sum(h2, r, False) - 2 * r
+
+
+# ---- the Pfeife sweeps: the Pfeife's side takes every trick left and the Pfeife wins the 16th -----------------
+PFEIFE_BIT = ONE  # the Pfeife, trump 1 (index 0): the lowest trump
+
+
+@njit(cache=True, inline="always")
+def _drop(h, sm):
+    """``h`` less one card of ``sm`` (its lowest; only the count per suit is read)."""
+    return h & ~(h & sm & -(h & sm))
+
+
+@njit(cache=True, inline="always")
+def _sweep_reps(m, other, top):
+    """One card of ``m`` per class of cards equivalent in a sweep (the lowest): cards of one suit with no card of
+    ``other`` between them and on the same side of ``top`` (the cards the opponents cannot beat) are alike there,
+    except the Pfeife."""
+    out = np.int64(0)
+    last = np.int64(-1)
+    x = m
+    while x != 0:
+        c = lowest_index(x)
+        x &= x - ONE
+        if (last > 0 and SUIT_OF_CARD[c] == SUIT_OF_CARD[last]
+                and (other & ((ONE << c) - (ONE << (last + 1)))) == 0
+                and ((top >> c) & ONE) == ((top >> last) & ONE)):
+            last = c
+            continue
+        out |= ONE << c
+        last = c
+    return out
+
+
+@njit(cache=True)
+def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
+    """True when the defenders (the Pfeife's holder with hand ``hh``, his partner ``hp``) can make sure, from a
+    trick start where one of them leads (``holder_leads``), of every trick left **and** of the Pfeife winning the
+    16th trick, whatever the declarer (hand ``dh``, equal sizes) plays. Then the declarer adds no pile points and
+    pays the Pfeife bonus: his least possible result, so the position's value exactly.
+
+    A depth-first search over the defenders' own cards only (a fixed strategy of theirs, found by search): each
+    trick must be theirs whatever the declarer plays, judged pessimistically against his cards at the start
+    (``dtop``: the cards above all of his of their suit; he only loses cards). Holding a trump he must follow the
+    led suit, else trump (§5.2), so he never discards and never chooses between a trump and another card: his
+    trump count and his count per plain suit are exact (his hand ``d`` keeps the counts, not the cards). A trick
+    is surely the defenders' when
+    * a trump is led: their higher trump is above all his trumps (any trump once he holds none);
+    * a plain suit he holds is led (or any plain suit once he holds no trump): a defender trumps it, or their
+      higher card of the suit is above all of his;
+    * a plain suit he lacks is led while he holds trumps (he must ruff): the partner of the leader trumps it with
+      a trump above all of his.
+    The holder never plays the Pfeife before the last trick; in the last trick his card is the Pfeife and the
+    other two cards are not trumps (the partner's known, the declarer's because he holds no trump any more), so
+    the Pfeife wins it (docs/rules/dreierles.md §6.4). ``budget``: the most trick choices tried (False when
+    exhausted: no claim)."""
+    k = popcount(hh)
+    dtop = np.int64(0)
+    for g in range(5):
+        sm = SUITS[g]
+        dtop |= sm & _above(dh & sm)
+    if popcount((hh | hp) & dtop & TRUMPS) < popcount(dh & TRUMPS):
+        return False  # each trick that takes one of his trumps is won by one of their trumps above all of his
+    hs = np.zeros(17, dtype=np.int64)
+    ps = np.zeros(17, dtype=np.int64)
+    ds = np.zeros(17, dtype=np.int64)
+    ls = np.zeros(17, dtype=np.int64)  # 1: the holder leads
+    lm = np.zeros(17, dtype=np.int64)  # leads still to try
+    fm = np.zeros(17, dtype=np.int64)  # follows still to try for the current lead
+    cc = np.zeros(17, dtype=np.int64)  # the current lead
+    hs[0] = hh
+    ps[0] = hp
+    ds[0] = dh
+    ls[0] = 1 if holder_leads else 0
+    lead_hand = hh if holder_leads else hp
+    lm[0] = _sweep_reps(lead_hand & ~PFEIFE_BIT, hp if holder_leads else hh, dtop) if k > 1 else lead_hand
+    fm[0] = 0
+    steps = 0
+    t = 0
+    while t >= 0:
+        if t == k - 1:  # the last trick: the Pfeife against two cards that are not trumps
+            if hs[t] == PFEIFE_BIT and (ps[t] & TRUMPS) == 0 and (ds[t] & TRUMPS) == 0:
+                return True
+            t -= 1
+            continue
+        if fm[t] == 0:
+            if lm[t] == 0:
+                t -= 1
+                continue
+            c = lowest_index(lm[t])
+            lm[t] &= lm[t] - ONE
+            cc[t] = c
+            fh = ps[t] if ls[t] == 1 else hs[t]
+            sm = SUIT_OF_CARD[c]
+            if (fh & sm) != 0:
+                lg = fh & sm
+            elif (fh & TRUMPS) != 0:
+                lg = fh & TRUMPS
+            else:
+                lg = fh
+            if ls[t] == 0:
+                lg &= ~PFEIFE_BIT  # the holder follows: never the Pfeife before the last trick
+            fm[t] = _sweep_reps(lg, hs[t] if ls[t] == 1 else ps[t], dtop)
+            if lg == 0:
+                continue
+        f = lowest_index(fm[t])
+        fm[t] &= fm[t] - ONE
+        steps += 1
+        if steps > budget:
+            return False
+        c = cc[t]
+        sm = SUIT_OF_CARD[c]
+        d = ds[t]
+        td = popcount(d & TRUMPS)
+        fb = ONE << f
+        f_trump = (fb & TRUMPS) != 0
+        if sm == TRUMPS:
+            hi_c = max(c, f) if f_trump else c
+            ok = td == 0 or ((ONE << hi_c) & dtop) != 0
+            fwin = f_trump and f > c
+            d2 = _drop(d, TRUMPS) if td > 0 else d
+        elif td > 0 and (d & sm) == 0:  # he must ruff: only the follower's trump above all his beats it
+            ok = f_trump and (fb & dtop) != 0
+            fwin = True
+            d2 = _drop(d, TRUMPS)
+        else:  # he follows (holding trumps) or holds none: a defender's trump, or their top card of the suit
+            if f_trump:
+                ok = True
+                fwin = True
+            else:
+                fs = (fb & sm) != 0 and f > c
+                w = f if fs else c
+                ok = ((ONE << w) & dtop) != 0
+                fwin = fs
+            d2 = _drop(d, sm) if td > 0 else d
+        if not ok:
+            continue
+        lb = ONE << c
+        if ls[t] == 1:
+            h2 = hs[t] & ~lb
+            p2 = ps[t] & ~fb
+        else:
+            h2 = hs[t] & ~fb
+            p2 = ps[t] & ~lb
+        nl = ls[t] if not fwin else 1 - ls[t]
+        t += 1
+        hs[t] = h2
+        ps[t] = p2
+        ds[t] = d2
+        ls[t] = nl
+        lead_hand = h2 if nl == 1 else p2
+        lm[t] = _sweep_reps(lead_hand & ~PFEIFE_BIT, p2 if nl == 1 else h2, dtop) if t < k - 1 else lead_hand
+        fm[t] = 0
+    return False
+
+
+@njit(cache=True)
+def pfeife_declarer_sweep(dh, h1, h2, budget):
+    """True when the declarer, on lead at a trick start with the Pfeife in his hand ``dh`` (the defenders' hands
+    ``h1``, ``h2``, equal sizes), can make sure of every trick left **and** of the Pfeife winning the 16th trick,
+    whatever the defenders play: then he takes all the points still in play and the Pfeife bonus, his greatest
+    possible result, so the position's value exactly.
+
+    A depth-first search over his leads (he wins every trick, so he leads every trick): a lead must win whatever
+    they play, judged against their cards at the start (``top``: above all of theirs of its suit; they only lose
+    cards): a trump above all their trumps, or a plain card above all their cards of the suit that no defender
+    holding a trump can ruff (each defender holding trumps must follow the led suit, else trump, §5.2, so his
+    trump count and count per suit are exact; one without trumps never wins a trick). The Pfeife is his last
+    card, and by then neither defender holds a trump. ``budget``: the most leads tried (False when exhausted)."""
+    k = popcount(dh)
+    other = h1 | h2
+    top = np.int64(0)
+    for g in range(5):
+        sm = SUITS[g]
+        top |= sm & _above(other & sm)
+    cand0 = _sweep_reps(dh & top & ~PFEIFE_BIT, np.int64(0), top)
+    if k > 1 and cand0 == 0:
+        return False
+    ds = np.zeros(17, dtype=np.int64)
+    as_ = np.zeros(17, dtype=np.int64)
+    bs = np.zeros(17, dtype=np.int64)
+    lm = np.zeros(17, dtype=np.int64)
+    ds[0] = dh
+    as_[0] = h1
+    bs[0] = h2
+    lm[0] = cand0 if k > 1 else dh
+    steps = 0
+    t = 0
+    while t >= 0:
+        if t == k - 1:
+            if ds[t] == PFEIFE_BIT and ((as_[t] | bs[t]) & TRUMPS) == 0:
+                return True
+            t -= 1
+            continue
+        if lm[t] == 0:
+            t -= 1
+            continue
+        c = lowest_index(lm[t])
+        lm[t] &= lm[t] - ONE
+        steps += 1
+        if steps > budget:
+            return False
+        sm = SUIT_OF_CARD[c]
+        a = as_[t]
+        b = bs[t]
+        ok = True
+        if sm == TRUMPS:
+            if (a & TRUMPS) != 0:
+                a = _drop(a, TRUMPS)
+            if (b & TRUMPS) != 0:
+                b = _drop(b, TRUMPS)
+        else:
+            if (a & sm) != 0:
+                a = _drop(a, sm)
+            elif (a & TRUMPS) != 0:
+                ok = False
+            if (b & sm) != 0:
+                b = _drop(b, sm)
+            elif (b & TRUMPS) != 0:
+                ok = False
+        if not ok:
+            continue
+        # a defender without trumps who cannot follow discards: his counts no longer matter (he never wins)
+        if (a & TRUMPS) == 0 and popcount(a) == popcount(as_[t]):
+            a = a & ~(a & -a)
+        if (b & TRUMPS) == 0 and popcount(b) == popcount(bs[t]):
+            b = b & ~(b & -b)
+        t += 1
+        ds[t] = ds[t - 1] & ~(ONE << c)
+        as_[t] = a
+        bs[t] = b
+        lm[t] = _sweep_reps(ds[t] & top & ~PFEIFE_BIT, np.int64(0), top) if t < k - 1 else ds[t]
+    return False

@@ -42,7 +42,9 @@ below, with him on lead (``_lead_hi``), at the look-ahead's leaves, and his own 
 Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
 value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
 so it is monotone in the points so far for a fixed position, and the search keys the position and the zero-window
-threshold and stores the least (most) points so far known to reach (miss) it; the same static bounds cut.
+threshold and stores the least (most) points so far known to reach (miss) it; the same static bounds cut. There,
+at a trick start with at most ``SWEEP_TRICKS`` tricks left, ``sweep`` gives the exact value when the Pfeife's side
+can make sure of every trick left and of the Pfeife winning the 16th (the best it can get at all).
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
@@ -85,7 +87,13 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
-from tarockrl.solvers.adapters._dreierles_bounds import _by_value, declarer_run, defender_run
+from tarockrl.solvers.adapters._dreierles_bounds import (
+    _by_value,
+    declarer_run,
+    defender_run,
+    pfeife_declarer_sweep,
+    pfeife_defender_sweep,
+)
 
 ONE = np.int64(1)
 MERGEABLE = np.int64(((1 << 54) - 1) & ~(PFEIFE | T21 | STIESS))
@@ -750,6 +758,120 @@ def bonus_range(row, opts, root):
     if root == d:
         return lo, hi
     return -hi, -lo
+
+
+# the Pfeife sweeps (``sweep``): on, the most tricks left where they are tried, and the most trick choices
+# each may try (``pfeife_defender_sweep``, ``pfeife_declarer_sweep``)
+SWEEP = True
+SWEEP_TRICKS = 10
+SWEEP_BUDGET = 256
+# with the declarer on lead against a defender's Pfeife: the most sweeps tried after his lead (0: none)
+SWEEP_AFTER_LEAD = 32
+
+
+@njit(cache=True)
+def _sweep_after_lead(hh, hp, hd, holder_second, k):
+    """``pfeife_defender_sweep`` one trick earlier, the declarer (hand ``hd``) on lead: for every card he may lead,
+    the defenders (the holder ``hh``, second to play when ``holder_second``, his partner ``hp``) have a reply that
+    takes the trick (the three cards known) and after which they sweep from its winner. At most
+    ``SWEEP_AFTER_LEAD`` sweeps are tried in all (False when exhausted: no claim)."""
+    h2 = hh if holder_second else hp
+    h3 = hp if holder_second else hh
+    calls = 0
+    m = hd
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        sm = SUIT_OF_CARD[c]
+        l2 = _legal_m(h2, sm)
+        l3 = _legal_m(h3, sm)
+        if k > 1:  # the holder keeps the Pfeife
+            if holder_second:
+                l2 &= ~PFEIFE
+            else:
+                l3 &= ~PFEIFE
+        found = False
+        x2 = l2
+        while x2 != 0 and not found:
+            y2 = lowest_index(x2)
+            x2 &= x2 - ONE
+            x3 = l3
+            while x3 != 0:
+                y3 = lowest_index(x3)
+                x3 &= x3 - ONE
+                w = winning_card((ONE << c) | (ONE << y2) | (ONE << y3), sm, TRUMPS)
+                if w == c:
+                    continue
+                calls += 1
+                if calls > SWEEP_AFTER_LEAD:
+                    return False
+                n2 = h2 & ~(ONE << y2)
+                n3 = h3 & ~(ONE << y3)
+                nh = n2 if holder_second else n3
+                npt = n3 if holder_second else n2
+                holder_wins = (w == y2) == holder_second
+                if pfeife_defender_sweep(nh, npt, hd & ~(ONE << c), holder_wins, SWEEP_BUDGET):
+                    found = True
+                    break
+        if not found:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sweep(row, opts, root):
+    """The exact value of a trick start with the Pfeife in play and its bonus open, when the Pfeife's side can
+    make sure of every trick left and of the Pfeife winning the 16th trick (``pfeife_defender_sweep`` with a
+    defender on lead, ``pfeife_declarer_sweep`` with the declarer on lead holding it): ``(True, f, b)``, the value
+    is ``gtable`` of the points so far plus ``f`` (0, or all the points in play) plus the bonus ``b`` in the root
+    side's value. That outcome is the best the Pfeife's side can get at all (no points for the declarer and the
+    defenders' bonus, or all the points and his bonus), so it is the value. Else ``(False, 0, 0)``."""
+    no = (False, np.int64(0), np.int64(0))
+    if row[L.TRICK_N] != 0 or row[L.RAEUBER] != 0:
+        return no
+    k = 16 - row[L.TRICK_NO]
+    if k < 2 or k > SWEEP_TRICKS:
+        return no
+    holder = -1
+    for s in range(3):
+        if (row[L.HAND + s] & PFEIFE) != 0:
+            holder = s
+    if holder < 0:
+        return no
+    d = row[L.DECLARER]
+    leader = row[L.CUR]
+    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    f1 = (d + 1) % 3
+    f2 = (d + 2) % 3
+    ha = row[L.HAND]
+    hb = row[L.HAND + 1]
+    hc = row[L.HAND + 2]
+    if holder == d:
+        if leader != d:
+            return no
+        f = pile_points(ha | hb | hc, opts)
+        if _start_hi_static(ha, hb, hc, d, d, opts) < f:  # the defenders surely take a trick: no sweep
+            return no
+        b = 4 * opts[O_PFEIFE_ANNOUNCED] * bm if row[L.ANNOUNCED] == 1 else 2 * opts[O_PFEIFE_SILENT] * bm
+        if not pfeife_declarer_sweep(row[L.HAND + d], row[L.HAND + f1], row[L.HAND + f2], SWEEP_BUDGET):
+            return no
+    else:
+        if row[L.ANNOUNCED] == 1:
+            return no
+        if _start_lo(ha, hb, hc, leader, d, opts) > 0:  # the declarer surely takes a trick: no sweep
+            return no
+        b = -2 * opts[O_PFEIFE_SILENT] * bm
+        partner = f1 if holder == f2 else f2
+        hh = row[L.HAND + holder]
+        hp = row[L.HAND + partner]
+        hd = row[L.HAND + d]
+        if leader == d:
+            if SWEEP_AFTER_LEAD == 0 or not _sweep_after_lead(hh, hp, hd, holder == f1, k):
+                return no
+        elif not pfeife_defender_sweep(hh, hp, hd, leader == holder, SWEEP_BUDGET):
+            return no
+        f = np.int64(0)
+    return True, f, (b if root == d else -b)
 
 
 @njit(cache=True)
