@@ -572,17 +572,17 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         # root's value does not refute (no action is worth more than the root)
         a_best = ctx[C_BMOVE]
         if a_best < 0:
-            for i in range(n):
-                if root_reps[i] != i:
-                    continue
+            order = np.zeros(MAX_MOVES, dtype=np.int64)
+            m = _root_order(row, opts, ctx, root_moves, root_reps, n, tt, hist, order)
+            for j in range(m):
                 child = stack[1]
                 copy_row(child, row, COPY_LEN)
-                apply(child, root_moves[i], opts)
+                apply(child, order[j], opts)
                 g = _search(stack, 1, best - 1, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st)
                 if ctx[C_ABORT] != 0:
                     return n
                 if g >= best:
-                    a_best = root_moves[i]
+                    a_best = order[j]
                     break
         out_actions[0] = a_best
         out_values[0] = best
@@ -602,6 +602,47 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         if ctx[C_ABORT] != 0:
             return n
     return n
+
+
+@njit(cache=True)
+def _root_order(row, opts, ctx, root_moves, root_reps, n, tt, hist, order):
+    """The root's representative actions into ``order`` in the search's own move order: the move of the root's
+    table entry first (an earlier zero-window search at the root stored it), then by the adapter's ``hint`` and
+    the history (trained by the root's searches); returns their number. Used when the root's value is known but
+    its last search left no best move (a static or table cut at the root): the first action whose zero-window
+    test reaches the value is a best one, and in this order the first one tried usually is."""
+    root = ctx[C_ROOT]
+    ttm = np.int64(-1)
+    if ctx[C_NOTT] == 0 and not tt_skip(row):
+        glen = ctx[C_GLEN]
+        if glen > 0 and additive(row, ctx[C_OBJ]):
+            k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
+        elif glen > 0 and monotone_past(row, ctx[C_OBJ]):
+            k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
+        else:
+            k = key(row, opts) ^ ctx[C_SALT]
+        slot = k & ((tt.shape[0] - 1) & ~np.int64(1))
+        for s_ in range(2):
+            if tt[slot + s_, 0] == k:
+                ttm = tt[slot + s_, 3] & MOVE_MASK
+    p = cur(row)
+    hoff = (hist_slot(row) * NUM_PLAYERS + p) * NUM_ACTIONS
+    sc = np.zeros(MAX_MOVES, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if root_reps[i] != i:
+            continue
+        a = root_moves[i]
+        s = INF if a == ttm else hint(row, opts, a, root) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
+        j = m
+        while j > 0 and sc[j - 1] < s:
+            order[j] = order[j - 1]
+            sc[j] = sc[j - 1]
+            j -= 1
+        order[j] = a
+        sc[j] = s
+        m += 1
+    return np.int64(m)
 
 
 @njit(cache=True)
