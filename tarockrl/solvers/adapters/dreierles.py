@@ -350,6 +350,15 @@ STRATEGY_HI = 1
 STRATEGY_LEAVES = 0
 # the declarer's run (``declarer_run``) in ``_start_lo`` when he leads: 1 on, 0 off
 STRATEGY_LO = 0
+# at the third card of a trick, one of the two look-ahead bounds is implied by the parent's (the second card's)
+# two-plays-ahead bound over the same leaves: after a defender's second card his ``_second`` upper bound is the
+# least of its children's ``_third`` upper bounds, after the declarer's the lower bound the greatest of theirs;
+# the parent computed it (the search tests ``afmin`` and ``afmax`` at every additive or threshold node it does
+# not cut) and it did not cut the same zero window (the past points do not change within a trick), so this
+# child's cannot cut either. With ``IMPLIED_SKIP`` the third card computes only the other one (and the cheap
+# every-play bound in its place); sound in any case, since the every-play bounds are admissible
+IMPLIED_SKIP = True
+SECOND_HI = False
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 
 
@@ -668,6 +677,16 @@ def _second(row, opts, lower):
 
 
 @njit(cache=True, inline="always")
+def _implied(row, lower):
+    """At the third card of a trick: the look-ahead bound (``lower``: ``afmin``, else ``afmax``) is implied by the
+    second card's two-plays-ahead bound (``IMPLIED_SKIP``): ``afmin`` after the declarer's second card, ``afmax``
+    after a defender's (only when the second card computes ``afmax`` by look-ahead, ``SECOND_HI``)."""
+    if not IMPLIED_SKIP or LOOKAHEAD < 2 or row[L.TRICK_N] != 2 or not (lower or SECOND_HI):
+        return False
+    return (row[L.DECLARER] == (row[L.LEADER] + 1) % 3) == lower
+
+
+@njit(cache=True, inline="always")
 def _rest_bound(row, opts, lower):
     """``afmin`` (``lower``) or ``afmax``: at the start of a trick the trick-start bound, at the third card of a
     trick one play ahead (``_third``), at the second card two plays ahead (``_second``, when ``LOOKAHEAD`` is 2),
@@ -678,8 +697,10 @@ def _rest_bound(row, opts, lower):
             return _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
         return _start_hi(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
     if n == 2 and LOOKAHEAD >= 1:
+        if _implied(row, lower):  # the parent's bound did not cut, so this one cannot: the every-play bound
+            return _trump_lo(row, opts) if lower else _trump_hi(row, opts)
         return _third(row, opts, lower)
-    if n == 1 and LOOKAHEAD >= 2:
+    if n == 1 and LOOKAHEAD >= 2 and (lower or SECOND_HI):
         return _second(row, opts, lower)
     return _trump_lo(row, opts) if lower else _trump_hi(row, opts)
 
