@@ -290,3 +290,29 @@ def test_third_card_bound_skipped_is_implied_by_the_second_cards(options):
                     f = _future(k, c, opts)
                     assert int(A.afmin(c, opts)) <= f <= int(A.afmax(c, opts))
     assert skipped[1] >= 300 and (skipped[0] >= 300 or not A.SECOND_HI) and strict >= 20, (skipped, strict)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[:2], ids=["default", "thirds"])
+def test_bounds_told_where_they_cut_give_the_same_cuts(options):
+    """``BOUND_NEED``: ``afmin_need(row, need)`` reaches ``need`` exactly when ``afmin`` does, ``afmax_need(row,
+    lim)`` stays at or below ``lim`` exactly when ``afmax`` does (so the search cuts the same windows), and both
+    still contain the minimax points. Thresholds around the bounds and the exact points, on 600 positions with up
+    to 4 tricks left in every phase of a trick; the early stops must change the returned value often (else the
+    test would not see them)."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    stopped = [0, 0, 0]
+    for state in _positions(game, 4, 600, seed0=181000 + 1000 * len(options)):
+        row = state._row
+        f = _future(k, row, opts)
+        lo, hi = int(A.afmin(row, opts)), int(A.afmax(row, opts))
+        assert lo <= f <= hi
+        for t in {lo - 1, lo, lo + 1, f - 1, f, f + 1, hi - 1, hi, hi + 1, -1, 0, 1 << 40}:
+            a = int(A.afmin_need(row, opts, np.int64(t)))
+            assert a <= f and (a >= t) == (lo >= t), ("afmin_need", t, a, lo, f)
+            b = int(A.afmax_need(row, opts, np.int64(t)))
+            assert b >= f and (b <= t) == (hi <= t), ("afmax_need", t, b, hi, f)
+            if (a != lo and a >= t) or (b != hi and b <= t):
+                stopped[int(row[DL.TRICK_N])] += 1
+    assert min(stopped) >= 10, stopped

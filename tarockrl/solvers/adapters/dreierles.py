@@ -359,6 +359,9 @@ STRATEGY_LO = 0
 # every-play bound in its place); sound in any case, since the every-play bounds are admissible
 IMPLIED_SKIP = True
 SECOND_HI = False
+# the search passes the points at which each bound would cut (``afmin_need``/``afmax_need``), and the bounds stop
+# as soon as they know whether they reach them (tarockrl/solvers/_template.py, ``BOUND_NEED``)
+BOUND_NEED = True
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 
 
@@ -560,6 +563,15 @@ def _start_hi_above(ha, hb, hc, leader, d, opts, floor):
     hi = _start_hi_static(ha, hb, hc, leader, d, opts)
     if STRATEGY_HI == 0 or hi <= floor:
         return hi
+    return _start_hi_strategy(ha, hb, hc, leader, d, opts, hi)
+
+
+@njit(cache=True)
+def _start_hi_strategy(ha, hb, hc, leader, d, opts, hi):
+    """``_start_hi`` given its static part ``hi`` (``_start_hi_static``): the least of it and the strategy
+    bounds that ``STRATEGY_HI`` switches on."""
+    if STRATEGY_HI == 0:
+        return hi
     hd = ha if d == 0 else (hb if d == 1 else hc)
     if hd == 0:
         return hi
@@ -627,16 +639,23 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
 
 @njit(cache=True)
 def _third(row, opts, lower):
+    """``_third_at`` with no stop: the exact one-play look-ahead bound."""
+    inf = np.int64(1) << np.int64(40)
+    return _third_at(row, opts, lower, inf if row[L.CUR] == row[L.DECLARER] else -inf)
+
+
+@njit(cache=True)
+def _third_at(row, opts, lower, stop):
     """Bound (``lower``: the least the declarer makes sure of, else the most he can reach) at the third card of a
     trick, one play ahead: per legal card of the seat to move, the trick's points if the declarer wins it plus
     the trick-start bound of the next trick (``_start_lo``/``_start_hi`` on the hands after it, its winner on
     lead); the greatest of these when the declarer plays, the least when a defender does (minimax over the
-    children's admissible bounds is an admissible bound)."""
+    children's admissible bounds is an admissible bound). ``stop`` as in ``_third_m`` (the declarer plays: return
+    once the maximum reaches it; a defender: once the minimum falls to it)."""
     p3 = row[L.CUR]
     legal = _legal_m(row[L.HAND + p3], SUIT_OF_CARD[row[L.TRICK_CARD]])
-    inf = np.int64(1) << np.int64(40)
     return _third_m(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.TRICK_CARD], row[L.TRICK_CARD + 1],
-                    row[L.LEADER], p3, legal, row[L.DECLARER], lower, opts, inf if p3 == row[L.DECLARER] else -inf)
+                    row[L.LEADER], p3, legal, row[L.DECLARER], lower, opts, stop)
 
 
 @njit(cache=True)
@@ -674,6 +693,97 @@ def _second(row, opts, lower):
         elif g < best:
             best = g
     return best
+
+
+@njit(cache=True)
+def _second_lo_need(row, opts, need):
+    """``_second(row, opts, True)`` when that is at least ``need``, else a lower bound below ``need``: the
+    two-level minimax stops as soon as the answer to "at least ``need``?" is known (alpha-beta with the window
+    just below ``need``). Every value it returns at ``need`` or above is a minimum of lower bounds of children
+    (a maximising card's loop that stopped early has a partial maximum, at most the full one) or a fully
+    evaluated maximum of those, so it is a lower bound of the rest."""
+    d = row[L.DECLARER]
+    p2 = row[L.CUR]
+    p3 = (p2 + 1) % 3
+    t0 = row[L.TRICK_CARD]
+    led = SUIT_OF_CARD[t0]
+    ha = row[L.HAND]
+    hb = row[L.HAND + 1]
+    hc = row[L.HAND + 2]
+    h3 = ha if p3 == 0 else (hb if p3 == 1 else hc)
+    l3 = _legal_m(h3, led)
+    take_max = p2 == d
+    inf = np.int64(1) << np.int64(40)
+    best = -inf if take_max else inf
+    m = _legal_m(row[L.HAND + p2], led)
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        b = ONE << c
+        if take_max:  # a defender plays third (minimises): a card at most max(best, need - 1) cannot matter
+            stop = max(best, need - 1)
+        elif p3 == d:  # the declarer plays third (maximises): at least min(best, need) is enough to know
+            stop = min(best, need)
+        else:  # both defenders: a minimum below need settles it
+            stop = need - 1
+        g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, l3, d, True, opts, stop)
+        if take_max:
+            if g > best:
+                best = g
+                if best >= need:
+                    return best
+        elif g < best:
+            best = g
+            if best < need:
+                return best
+    return best
+
+
+BIG = np.int64(1) << np.int64(20)  # an upper bound of any rest's points (the most is 210 with exact thirds)
+
+
+@njit(cache=True)
+def afmin_need(row, opts, need):
+    """``afmin`` for a search that cuts only when it reaches ``need`` (``BOUND_NEED``): a lower bound of the rest's
+    points that is at least ``need`` exactly when ``afmin`` is (then it is ``afmin`` or a smaller bound still at
+    least ``need``), else 0. The look-ahead stops as soon as the answer is known."""
+    if need >= BIG:
+        return np.int64(0)
+    n = row[L.TRICK_N]
+    if n == 0 or LOOKAHEAD < 2:
+        return _rest_bound(row, opts, True)
+    if n == 2:
+        if _implied(row, True):
+            return _trump_lo(row, opts)
+        r = _third_at(row, opts, True, need if row[L.CUR] == row[L.DECLARER] else need - 1)
+    else:
+        r = _second_lo_need(row, opts, need)
+    return r if r >= need else np.int64(0)
+
+
+@njit(cache=True)
+def afmax_need(row, opts, lim):
+    """``afmax`` for a search that cuts only when it is at most ``lim`` (``BOUND_NEED``): an upper bound of the
+    rest's points that is at most ``lim`` exactly when ``afmax`` is, else ``BIG``. At a trick start the strategy
+    bound is skipped when the static one is at most ``lim`` already; at the third card the look-ahead stops as
+    soon as the answer is known."""
+    if lim < 0:
+        return BIG
+    n = row[L.TRICK_N]
+    if n == 0:
+        ha = row[L.HAND]
+        hb = row[L.HAND + 1]
+        hc = row[L.HAND + 2]
+        leader = row[L.CUR]
+        d = row[L.DECLARER]
+        hi = _start_hi_static(ha, hb, hc, leader, d, opts)
+        if hi > lim:
+            hi = _start_hi_strategy(ha, hb, hc, leader, d, opts, hi)
+        return hi if hi <= lim else BIG
+    if n == 2 and LOOKAHEAD >= 2 and not _implied(row, False):
+        r = _third_at(row, opts, False, lim + 1 if row[L.CUR] == row[L.DECLARER] else lim)
+        return r if r <= lim else BIG
+    return _rest_bound(row, opts, False)
 
 
 @njit(cache=True, inline="always")
