@@ -358,6 +358,10 @@ STRATEGY_LO = 0
 # child's cannot cut either. With ``IMPLIED_SKIP`` the third card computes only the other one (and the cheap
 # every-play bound in its place); sound in any case, since the every-play bounds are admissible
 IMPLIED_SKIP = True
+# ``afmax`` at the second card of a trick: True the two-plays-ahead look-ahead (``_second``), False the every-play
+# trump bound. Measured (docs/solver_round_bound8.md): the look-ahead cut only 1-3 % of the second-card nodes
+# where it was computed; without it whole deals need within 1 % of the nodes and less time (seed 0 3.3 s against
+# 4.2 s, with ``BOUND_NEED``)
 SECOND_HI = False
 # the search passes the points at which each bound would cut (``afmin_need``/``afmax_need``), and the bounds stop
 # as soon as they know whether they reach them (tarockrl/solvers/_template.py, ``BOUND_NEED``)
@@ -696,12 +700,14 @@ def _second(row, opts, lower):
 
 
 @njit(cache=True)
-def _second_lo_need(row, opts, need):
-    """``_second(row, opts, True)`` when that is at least ``need``, else a lower bound below ``need``: the
-    two-level minimax stops as soon as the answer to "at least ``need``?" is known (alpha-beta with the window
-    just below ``need``). Every value it returns at ``need`` or above is a minimum of lower bounds of children
-    (a maximising card's loop that stopped early has a partial maximum, at most the full one) or a fully
-    evaluated maximum of those, so it is a lower bound of the rest."""
+def _second_need(row, opts, lower, t):
+    """``_second(row, opts, lower)`` where only "at least ``t``?" (``lower``) or "at most ``t``?" matters: the
+    two-level minimax stops as soon as the answer is known (alpha-beta with the window next to ``t``). When the
+    answer is yes (a result at least ``t``, or at most ``t``), the result is still a bound of the rest: it comes
+    from children evaluated in full, or from a minimum (maximum) of children's values that are themselves bounds
+    in the right direction (a minimising card's loop that stopped early has a partial minimum, at least the full
+    one, an upper bound; a maximising card's a partial maximum, a lower bound); otherwise it is only on the right
+    side of ``t``, and the caller discards it."""
     d = row[L.DECLARER]
     p2 = row[L.CUR]
     p3 = (p2 + 1) % 3
@@ -720,21 +726,22 @@ def _second_lo_need(row, opts, need):
         c = lowest_index(m)
         m &= m - ONE
         b = ONE << c
-        if take_max:  # a defender plays third (minimises): a card at most max(best, need - 1) cannot matter
-            stop = max(best, need - 1)
-        elif p3 == d:  # the declarer plays third (maximises): at least min(best, need) is enough to know
-            stop = min(best, need)
-        else:  # both defenders: a minimum below need settles it
-            stop = need - 1
-        g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, l3, d, True, opts, stop)
+        # the third seat's loop stops at ``stop`` (a maximum reaching it, or a minimum falling to it)
+        if take_max:  # a defender plays third (minimises)
+            stop = max(best, t - 1) if lower else max(best, t)
+        elif p3 == d:  # the declarer plays third (maximises)
+            stop = min(best, t) if lower else min(best, t + 1)
+        else:  # both defenders: a minimum of minima
+            stop = t - 1 if lower else t
+        g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, l3, d, lower, opts, stop)
         if take_max:
             if g > best:
                 best = g
-                if best >= need:
+                if best >= t if lower else best > t:
                     return best
         elif g < best:
             best = g
-            if best < need:
+            if best < t if lower else best <= t:
                 return best
     return best
 
@@ -757,7 +764,7 @@ def afmin_need(row, opts, need):
             return _trump_lo(row, opts)
         r = _third_at(row, opts, True, need if row[L.CUR] == row[L.DECLARER] else need - 1)
     else:
-        r = _second_lo_need(row, opts, need)
+        r = _second_need(row, opts, True, need)
     return r if r >= need else np.int64(0)
 
 
@@ -780,8 +787,13 @@ def afmax_need(row, opts, lim):
         if hi > lim:
             hi = _start_hi_strategy(ha, hb, hc, leader, d, opts, hi)
         return hi if hi <= lim else BIG
-    if n == 2 and LOOKAHEAD >= 2 and not _implied(row, False):
+    if LOOKAHEAD >= 2 and n == 2:
+        if _implied(row, False):
+            return _trump_hi(row, opts)
         r = _third_at(row, opts, False, lim + 1 if row[L.CUR] == row[L.DECLARER] else lim)
+        return r if r <= lim else BIG
+    if LOOKAHEAD >= 2 and SECOND_HI:
+        r = _second_need(row, opts, False, lim)
         return r if r <= lim else BIG
     return _rest_bound(row, opts, False)
 
