@@ -37,7 +37,10 @@ admissible bound of every child makes one of the parent); at the second card two
 Strategy bounds (``tarockrl/solvers/adapters/_dreierles_bounds.py``): the declarer's best against one fixed
 defender strategy bounds his points from above; at a trick start where a defender leads, ``_start_hi`` is also at
 most what he can get after the defenders' run of safe and covered leads (``defender_run``), and with the switches
-below, with him on lead (``_lead_hi``), at the look-ahead's leaves, and his own run as a lower bound.
+below, with him on lead (``_lead_hi``), at the look-ahead's leaves, and his own run as a lower bound. The search
+tells the bounds where they would cut (``BOUND_NEED``: ``afmin_need``/``afmax_need``), so the look-ahead stops
+once it knows the answer; at the third card the bound implied by the second card's is not recomputed
+(``IMPLIED_SKIP``), and at the second card ``afmax`` is the every-play bound (``SECOND_HI`` off).
 
 Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
 value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
