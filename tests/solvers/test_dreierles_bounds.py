@@ -303,11 +303,15 @@ def test_bounds_told_where_they_cut_give_the_same_cuts(options):
     opts = game.encoded_options
     k = solver_for("dreierles").kernels
     stopped = [0, 0, 0]
+    run = 0  # trick starts where the declarer's run (``STRATEGY_LO_START``) raises ``afmin``
     for state in _positions(game, 4, 600, seed0=181000 + 1000 * len(options)):
         row = state._row
         f = _future(k, row, opts)
         lo, hi = int(A.afmin(row, opts)), int(A.afmax(row, opts))
         assert lo <= f <= hi
+        if row[DL.TRICK_N] == 0:
+            h = row[DL.HAND:DL.HAND + 3]
+            run += lo > int(A._start_lo(h[0], h[1], h[2], row[DL.CUR], row[DL.DECLARER], opts))
         for t in {lo - 1, lo, lo + 1, f - 1, f, f + 1, hi - 1, hi, hi + 1, -1, 0, 1 << 40}:
             a = int(A.afmin_need(row, opts, np.int64(t)))
             assert a <= f and (a >= t) == (lo >= t), ("afmin_need", t, a, lo, f)
@@ -316,3 +320,4 @@ def test_bounds_told_where_they_cut_give_the_same_cuts(options):
             if (a != lo and a >= t) or (b != hi and b <= t):
                 stopped[int(row[DL.TRICK_N])] += 1
     assert min(stopped) >= 10, stopped
+    assert run >= 5 or not A.STRATEGY_LO_START, run

@@ -353,6 +353,9 @@ STRATEGY_HI = 1
 STRATEGY_LEAVES = 0
 # the declarer's run (``declarer_run``) in ``_start_lo`` when he leads: 1 on, 0 off
 STRATEGY_LO = 0
+# the declarer's run in ``afmin`` at trick starts only (not at the look-ahead's leaves), with ``BOUND_NEED`` only
+# where ``_start_lo`` does not cut already (docs/solver_round_bound8.md)
+STRATEGY_LO_START = True
 # at the third card of a trick, one of the two look-ahead bounds is implied by the parent's (the second card's)
 # two-plays-ahead bound over the same leaves: after a defender's second card his ``_second`` upper bound is the
 # least of its children's ``_third`` upper bounds, after the declarer's the lower bound the greatest of theirs;
@@ -760,7 +763,9 @@ def afmin_need(row, opts, need):
     if need >= BIG:
         return np.int64(0)
     n = row[L.TRICK_N]
-    if n == 0 or LOOKAHEAD < 2:
+    if n == 0:
+        return _start_lo_run(row, opts, need)
+    if LOOKAHEAD < 2:
         return _rest_bound(row, opts, True)
     if n == 2:
         if _implied(row, True):
@@ -801,6 +806,18 @@ def afmax_need(row, opts, lim):
     return _rest_bound(row, opts, False)
 
 
+@njit(cache=True)
+def _start_lo_run(row, opts, need):
+    """``afmin`` at a trick start: ``_start_lo``, and with ``STRATEGY_LO_START`` and the declarer on lead the
+    greater of it and his run of safe leads (``declarer_run``), computed only when ``_start_lo`` is below
+    ``need`` (a caller that cuts from ``need`` up learns nothing more from it otherwise)."""
+    d = row[L.DECLARER]
+    v = _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], d, opts)
+    if STRATEGY_LO_START and not STRATEGY_LO and v < need and row[L.CUR] == d:
+        v = max(v, declarer_run(row[L.HAND + d], row[L.HAND + (d + 1) % 3], row[L.HAND + (d + 2) % 3]) * _scale(opts))
+    return v
+
+
 @njit(cache=True, inline="always")
 def _implied(row, lower):
     """At the third card of a trick: the look-ahead bound (``lower``: ``afmin``, else ``afmax``) is implied by the
@@ -819,7 +836,7 @@ def _rest_bound(row, opts, lower):
     n = row[L.TRICK_N]
     if n == 0:
         if lower:
-            return _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
+            return _start_lo_run(row, opts, np.int64(1) << np.int64(40))
         return _start_hi(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
     if n == 2 and LOOKAHEAD >= 1:
         if _implied(row, lower):  # the parent's bound did not cut, so this one cannot: the every-play bound
