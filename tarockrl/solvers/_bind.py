@@ -24,8 +24,8 @@ _NAMES = (
 # optional adapter kernels: name -> default in tarockrl.solvers._common (used when the adapter lacks the name)
 _OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip", "root_levels": "no_root_levels",
              "copy_row": "copy_prefix", "hist_slot": "no_hist_slot", "PLAYOUT_GUESS": "NO_PLAYOUT_GUESS",
-             "HIST_MALUS": "NO_HIST_MALUS", "BAND_FIRST": "NO_BAND_FIRST",
-             "SWEEP": "NO_SWEEP", "sweep": "no_sweep"}
+             "HIST_MALUS": "NO_HIST_MALUS", "BAND_FIRST": "NO_BAND_FIRST", "BOUND_NEED": "NO_BOUND_NEED",
+             "afmin_need": "no_bound_need", "afmax_need": "no_bound_need", "SWEEP": "NO_SWEEP", "sweep": "no_sweep"}
 
 
 def search_module(game_name: str) -> ModuleType:

@@ -84,6 +84,13 @@ NO_SWEEP = False  # default ``SWEEP``: the template never calls ``sweep``
 NO_BAND_FIRST = False  # default ``BAND_FIRST``: MTD(f) tests the root's levels in one sequence
 NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutting move in the history table
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout
+NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``afmax`` are computed in full
+
+
+@njit(cache=True, inline="always")
+def no_bound_need(row, opts, x):
+    """Default ``afmin_need``/``afmax_need`` (never called unless the adapter sets ``BOUND_NEED``)."""
+    return np.int64(0)
 
 
 @njit(cache=True, inline="always")

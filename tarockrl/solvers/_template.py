@@ -39,9 +39,12 @@ from tarockrl.solvers._bits import unmanaged
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
 from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
+from tarockrl.solvers._common import NO_BOUND_NEED as BOUND_NEED  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
+from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
+from tarockrl.solvers._common import no_bound_need as afmin_need  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers._common import no_sweep as sweep  # noqa: F401
@@ -200,6 +203,10 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     root = ctx[C_ROOT]
     stats = ctx[C_STATS] != 0
     mask = (tt.shape[0] - 1) & ~np.int64(1)  # two-slot buckets: even slot by size of subtree, odd slot always
+    nk1 = -INF - 1  # BOUND_NEED: the last windows' cut points on the table (key and value)
+    nv1 = np.int64(0)
+    nk2 = -INF - 1
+    nv2 = np.int64(0)
     d = d0
     fr[d, F_ALPHA] = alpha
     fr[d, F_BETA] = beta
@@ -263,17 +270,39 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     bhi = np.int64(0)
                     if semi:
                         blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
-                    v1 = _gval(gt, glen, pp + afmin(row, opts))
+                    if BOUND_NEED:  # the adapter's bounds are told the rest's points at which they cut
+                        # (``afmin`` from ``need`` up, ``afmax`` up to ``lim``) and stop once they know the answer;
+                        # the table's binary searches are kept for the last window and bonus range
+                        if gdir > 0:
+                            r1 = b_ - blo
+                            r2 = a_ - bhi + 1
+                        else:
+                            r1 = a_ - bhi
+                            r2 = b_ - blo - 1
+                        if r1 != nk1:
+                            nk1 = r1
+                            nv1 = _first(gt, glen, r1, gdir > 0, gdir)
+                        if r2 != nk2:
+                            nk2 = r2
+                            nv2 = _first(gt, glen, r2, gdir > 0, gdir)
+                        need = INF if nv1 >= glen else nv1 - pp
+                        lim = INF if nv2 >= glen else nv2 - 1 - pp
+                        v1 = _gval(gt, glen, pp + afmin_need(row, opts, need))
+                    else:
+                        lim = INF
+                        v1 = _gval(gt, glen, pp + afmin(row, opts))
                     if gdir > 0:
                         rlo = v1 + blo
                         rhi = INF
                         if rlo < b_:
-                            rhi = _gval(gt, glen, pp + afmax(row, opts)) + bhi
+                            rhi = _gval(gt, glen, pp + (afmax_need(row, opts, lim) if BOUND_NEED else
+                                                        afmax(row, opts))) + bhi
                     else:
                         rhi = v1 + bhi
                         rlo = -INF
                         if rhi > a_:
-                            rlo = _gval(gt, glen, pp + afmax(row, opts)) + blo
+                            rlo = _gval(gt, glen, pp + (afmax_need(row, opts, lim) if BOUND_NEED else
+                                                        afmax(row, opts))) + blo
                     if rlo >= b_ or rlo == rhi or rhi <= a_:
                         if stats:
                             st[d, S_STATIC] += 1

@@ -254,3 +254,70 @@ def test_strategy_bounds_against_exact_points_more_tricks(tricks):
     """As above with 2, 3, 4, 6 and 7 tricks left (400 trick starts each, default options)."""
     c = _strategy_bounds_against_alpha_beta({}, tricks, 400, 140000 + 1000 * tricks)
     assert c["run_below"] >= 20, c
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[:2], ids=["default", "thirds"])
+def test_third_card_bound_skipped_is_implied_by_the_second_cards(options):
+    """``IMPLIED_SKIP``: where the search skips a bound at the third card of a trick (``_implied``), it is implied
+    by the second card's two-plays-ahead bound (``_second``): after the declarer's second card each child's
+    ``_third`` lower bound is at most the parent's, after a defender's each child's upper bound at least the
+    parent's (with ``SECOND_HI``); so where the parent's bound did not cut a zero window, the child's cannot either.
+    Checked on the second-card positions among 2,000 random positions (up to 4 tricks left); the every-play trump
+    bound the search uses in its place contains the minimax points."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    skipped = [0, 0]
+    strict = 0
+    for state in _positions(game, 4, 2000, seed0=161000 + 1000 * len(options)):
+        row = state._row
+        if row[DL.TRICK_N] != 1:
+            continue
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            c = child._row
+            assert c[DL.TRICK_N] == 2
+            for lower in (True, False):
+                if not A._implied(c, lower):
+                    continue
+                parent = int(A._second(row, opts, lower))
+                v = int(A._third(c, opts, lower))
+                assert (v <= parent) if lower else (v >= parent), (lower, v, parent)
+                strict += v != parent
+                skipped[int(lower)] += 1
+                if skipped[int(lower)] % 10 == 0:
+                    f = _future(k, c, opts)
+                    assert int(A.afmin(c, opts)) <= f <= int(A.afmax(c, opts))
+    assert skipped[1] >= 300 and (skipped[0] >= 300 or not A.SECOND_HI) and strict >= 20, (skipped, strict)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS[:2], ids=["default", "thirds"])
+def test_bounds_told_where_they_cut_give_the_same_cuts(options):
+    """``BOUND_NEED``: ``afmin_need(row, need)`` reaches ``need`` exactly when ``afmin`` does, ``afmax_need(row,
+    lim)`` stays at or below ``lim`` exactly when ``afmax`` does (so the search cuts the same windows), and both
+    still contain the minimax points. Thresholds around the bounds and the exact points, on 600 positions with up
+    to 4 tricks left in every phase of a trick; the early stops must change the returned value often (else the
+    test would not see them)."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    stopped = [0, 0, 0]
+    run = 0  # trick starts where the declarer's run (``STRATEGY_LO_START``) raises ``afmin``
+    for state in _positions(game, 4, 600, seed0=181000 + 1000 * len(options)):
+        row = state._row
+        f = _future(k, row, opts)
+        lo, hi = int(A.afmin(row, opts)), int(A.afmax(row, opts))
+        assert lo <= f <= hi
+        if row[DL.TRICK_N] == 0:
+            h = row[DL.HAND:DL.HAND + 3]
+            run += lo > int(A._start_lo(h[0], h[1], h[2], row[DL.CUR], row[DL.DECLARER], opts))
+        for t in {lo - 1, lo, lo + 1, f - 1, f, f + 1, hi - 1, hi, hi + 1, -1, 0, 1 << 40}:
+            a = int(A.afmin_need(row, opts, np.int64(t)))
+            assert a <= f and (a >= t) == (lo >= t), ("afmin_need", t, a, lo, f)
+            b = int(A.afmax_need(row, opts, np.int64(t)))
+            assert b >= f and (b <= t) == (hi <= t), ("afmax_need", t, b, hi, f)
+            if (a != lo and a >= t) or (b != hi and b <= t):
+                stopped[int(row[DL.TRICK_N])] += 1
+    assert min(stopped) >= 10, stopped
+    assert run >= 5 or not A.STRATEGY_LO_START, run

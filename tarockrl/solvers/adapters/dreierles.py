@@ -37,7 +37,10 @@ admissible bound of every child makes one of the parent); at the second card two
 Strategy bounds (``tarockrl/solvers/adapters/_dreierles_bounds.py``): the declarer's best against one fixed
 defender strategy bounds his points from above; at a trick start where a defender leads, ``_start_hi`` is also at
 most what he can get after the defenders' run of safe and covered leads (``defender_run``), and with the switches
-below, with him on lead (``_lead_hi``), at the look-ahead's leaves, and his own run as a lower bound.
+below, with him on lead (``_lead_hi``), at the look-ahead's leaves, and his own run as a lower bound. The search
+tells the bounds where they would cut (``BOUND_NEED``: ``afmin_need``/``afmax_need``), so the look-ahead stops
+once it knows the answer; at the third card the bound implied by the second card's is not recomputed
+(``IMPLIED_SKIP``), and at the second card ``afmax`` is the every-play bound (``SECOND_HI`` off).
 
 Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
 value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
@@ -358,6 +361,25 @@ STRATEGY_HI = 1
 STRATEGY_LEAVES = 0
 # the declarer's run (``declarer_run``) in ``_start_lo`` when he leads: 1 on, 0 off
 STRATEGY_LO = 0
+# the declarer's run in ``afmin`` at trick starts only (not at the look-ahead's leaves), with ``BOUND_NEED`` only
+# where ``_start_lo`` does not cut already (docs/solver_round_bound8.md)
+STRATEGY_LO_START = True
+# at the third card of a trick, one of the two look-ahead bounds is implied by the parent's (the second card's)
+# two-plays-ahead bound over the same leaves: after a defender's second card his ``_second`` upper bound is the
+# least of its children's ``_third`` upper bounds, after the declarer's the lower bound the greatest of theirs;
+# the parent computed it (the search tests ``afmin`` and ``afmax`` at every additive or threshold node it does
+# not cut) and it did not cut the same zero window (the past points do not change within a trick), so this
+# child's cannot cut either. With ``IMPLIED_SKIP`` the third card computes only the other one (and the cheap
+# every-play bound in its place); sound in any case, since the every-play bounds are admissible
+IMPLIED_SKIP = True
+# ``afmax`` at the second card of a trick: True the two-plays-ahead look-ahead (``_second``), False the every-play
+# trump bound. Measured (docs/solver_round_bound8.md): the look-ahead cut only 1-3 % of the second-card nodes
+# where it was computed; without it whole deals need within 1 % of the nodes and less time (seed 0 3.3 s against
+# 4.2 s, with ``BOUND_NEED``)
+SECOND_HI = False
+# the search passes the points at which each bound would cut (``afmin_need``/``afmax_need``), and the bounds stop
+# as soon as they know whether they reach them (tarockrl/solvers/_template.py, ``BOUND_NEED``)
+BOUND_NEED = True
 PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 
 
@@ -559,6 +581,15 @@ def _start_hi_above(ha, hb, hc, leader, d, opts, floor):
     hi = _start_hi_static(ha, hb, hc, leader, d, opts)
     if STRATEGY_HI == 0 or hi <= floor:
         return hi
+    return _start_hi_strategy(ha, hb, hc, leader, d, opts, hi)
+
+
+@njit(cache=True)
+def _start_hi_strategy(ha, hb, hc, leader, d, opts, hi):
+    """``_start_hi`` given its static part ``hi`` (``_start_hi_static``): the least of it and the strategy
+    bounds that ``STRATEGY_HI`` switches on."""
+    if STRATEGY_HI == 0:
+        return hi
     hd = ha if d == 0 else (hb if d == 1 else hc)
     if hd == 0:
         return hi
@@ -626,16 +657,23 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
 
 @njit(cache=True)
 def _third(row, opts, lower):
+    """``_third_at`` with no stop: the exact one-play look-ahead bound."""
+    inf = np.int64(1) << np.int64(40)
+    return _third_at(row, opts, lower, inf if row[L.CUR] == row[L.DECLARER] else -inf)
+
+
+@njit(cache=True)
+def _third_at(row, opts, lower, stop):
     """Bound (``lower``: the least the declarer makes sure of, else the most he can reach) at the third card of a
     trick, one play ahead: per legal card of the seat to move, the trick's points if the declarer wins it plus
     the trick-start bound of the next trick (``_start_lo``/``_start_hi`` on the hands after it, its winner on
     lead); the greatest of these when the declarer plays, the least when a defender does (minimax over the
-    children's admissible bounds is an admissible bound)."""
+    children's admissible bounds is an admissible bound). ``stop`` as in ``_third_m`` (the declarer plays: return
+    once the maximum reaches it; a defender: once the minimum falls to it)."""
     p3 = row[L.CUR]
     legal = _legal_m(row[L.HAND + p3], SUIT_OF_CARD[row[L.TRICK_CARD]])
-    inf = np.int64(1) << np.int64(40)
     return _third_m(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.TRICK_CARD], row[L.TRICK_CARD + 1],
-                    row[L.LEADER], p3, legal, row[L.DECLARER], lower, opts, inf if p3 == row[L.DECLARER] else -inf)
+                    row[L.LEADER], p3, legal, row[L.DECLARER], lower, opts, stop)
 
 
 @njit(cache=True)
@@ -675,6 +713,129 @@ def _second(row, opts, lower):
     return best
 
 
+@njit(cache=True)
+def _second_need(row, opts, lower, t):
+    """``_second(row, opts, lower)`` where only "at least ``t``?" (``lower``) or "at most ``t``?" matters: the
+    two-level minimax stops as soon as the answer is known (alpha-beta with the window next to ``t``). When the
+    answer is yes (a result at least ``t``, or at most ``t``), the result is still a bound of the rest: it comes
+    from children evaluated in full, or from a minimum (maximum) of children's values that are themselves bounds
+    in the right direction (a minimising card's loop that stopped early has a partial minimum, at least the full
+    one, an upper bound; a maximising card's a partial maximum, a lower bound); otherwise it is only on the right
+    side of ``t``, and the caller discards it."""
+    d = row[L.DECLARER]
+    p2 = row[L.CUR]
+    p3 = (p2 + 1) % 3
+    t0 = row[L.TRICK_CARD]
+    led = SUIT_OF_CARD[t0]
+    ha = row[L.HAND]
+    hb = row[L.HAND + 1]
+    hc = row[L.HAND + 2]
+    h3 = ha if p3 == 0 else (hb if p3 == 1 else hc)
+    l3 = _legal_m(h3, led)
+    take_max = p2 == d
+    inf = np.int64(1) << np.int64(40)
+    best = -inf if take_max else inf
+    m = _legal_m(row[L.HAND + p2], led)
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        b = ONE << c
+        # the third seat's loop stops at ``stop`` (a maximum reaching it, or a minimum falling to it)
+        if take_max:  # a defender plays third (minimises)
+            stop = max(best, t - 1) if lower else max(best, t)
+        elif p3 == d:  # the declarer plays third (maximises)
+            stop = min(best, t) if lower else min(best, t + 1)
+        else:  # both defenders: a minimum of minima
+            stop = t - 1 if lower else t
+        g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, l3, d, lower, opts, stop)
+        if take_max:
+            if g > best:
+                best = g
+                if best >= t if lower else best > t:
+                    return best
+        elif g < best:
+            best = g
+            if best < t if lower else best <= t:
+                return best
+    return best
+
+
+BIG = np.int64(1) << np.int64(20)  # an upper bound of any rest's points (the most is 210 with exact thirds)
+
+
+@njit(cache=True)
+def afmin_need(row, opts, need):
+    """``afmin`` for a search that cuts only when it reaches ``need`` (``BOUND_NEED``): a lower bound of the rest's
+    points that is at least ``need`` exactly when ``afmin`` is (then it is ``afmin`` or a smaller bound still at
+    least ``need``), else 0. The look-ahead stops as soon as the answer is known."""
+    if need >= BIG:
+        return np.int64(0)
+    n = row[L.TRICK_N]
+    if n == 0:
+        return _start_lo_run(row, opts, need)
+    if LOOKAHEAD < 2:
+        return _rest_bound(row, opts, True)
+    if n == 2:
+        if _implied(row, True):
+            return _trump_lo(row, opts)
+        r = _third_at(row, opts, True, need if row[L.CUR] == row[L.DECLARER] else need - 1)
+    else:
+        r = _second_need(row, opts, True, need)
+    return r if r >= need else np.int64(0)
+
+
+@njit(cache=True)
+def afmax_need(row, opts, lim):
+    """``afmax`` for a search that cuts only when it is at most ``lim`` (``BOUND_NEED``): an upper bound of the
+    rest's points that is at most ``lim`` exactly when ``afmax`` is, else ``BIG``. At a trick start the strategy
+    bound is skipped when the static one is at most ``lim`` already; at the third card the look-ahead stops as
+    soon as the answer is known."""
+    if lim < 0:
+        return BIG
+    n = row[L.TRICK_N]
+    if n == 0:
+        ha = row[L.HAND]
+        hb = row[L.HAND + 1]
+        hc = row[L.HAND + 2]
+        leader = row[L.CUR]
+        d = row[L.DECLARER]
+        hi = _start_hi_static(ha, hb, hc, leader, d, opts)
+        if hi > lim:
+            hi = _start_hi_strategy(ha, hb, hc, leader, d, opts, hi)
+        return hi if hi <= lim else BIG
+    if LOOKAHEAD >= 2 and n == 2:
+        if _implied(row, False):
+            return _trump_hi(row, opts)
+        r = _third_at(row, opts, False, lim + 1 if row[L.CUR] == row[L.DECLARER] else lim)
+        return r if r <= lim else BIG
+    if LOOKAHEAD >= 2 and SECOND_HI:
+        r = _second_need(row, opts, False, lim)
+        return r if r <= lim else BIG
+    return _rest_bound(row, opts, False)
+
+
+@njit(cache=True)
+def _start_lo_run(row, opts, need):
+    """``afmin`` at a trick start: ``_start_lo``, and with ``STRATEGY_LO_START`` and the declarer on lead the
+    greater of it and his run of safe leads (``declarer_run``), computed only when ``_start_lo`` is below
+    ``need`` (a caller that cuts from ``need`` up learns nothing more from it otherwise)."""
+    d = row[L.DECLARER]
+    v = _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], d, opts)
+    if STRATEGY_LO_START and not STRATEGY_LO and v < need and row[L.CUR] == d:
+        v = max(v, declarer_run(row[L.HAND + d], row[L.HAND + (d + 1) % 3], row[L.HAND + (d + 2) % 3]) * _scale(opts))
+    return v
+
+
+@njit(cache=True, inline="always")
+def _implied(row, lower):
+    """At the third card of a trick: the look-ahead bound (``lower``: ``afmin``, else ``afmax``) is implied by the
+    second card's two-plays-ahead bound (``IMPLIED_SKIP``): ``afmin`` after the declarer's second card, ``afmax``
+    after a defender's (only when the second card computes ``afmax`` by look-ahead, ``SECOND_HI``)."""
+    if not IMPLIED_SKIP or LOOKAHEAD < 2 or row[L.TRICK_N] != 2 or not (lower or SECOND_HI):
+        return False
+    return (row[L.DECLARER] == (row[L.LEADER] + 1) % 3) == lower
+
+
 @njit(cache=True, inline="always")
 def _rest_bound(row, opts, lower):
     """``afmin`` (``lower``) or ``afmax``: at the start of a trick the trick-start bound, at the third card of a
@@ -683,11 +844,13 @@ def _rest_bound(row, opts, lower):
     n = row[L.TRICK_N]
     if n == 0:
         if lower:
-            return _start_lo(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
+            return _start_lo_run(row, opts, np.int64(1) << np.int64(40))
         return _start_hi(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts)
     if n == 2 and LOOKAHEAD >= 1:
+        if _implied(row, lower):  # the parent's bound did not cut, so this one cannot: the every-play bound
+            return _trump_lo(row, opts) if lower else _trump_hi(row, opts)
         return _third(row, opts, lower)
-    if n == 1 and LOOKAHEAD >= 2:
+    if n == 1 and LOOKAHEAD >= 2 and (lower or SECOND_HI):
         return _second(row, opts, lower)
     return _trump_lo(row, opts) if lower else _trump_hi(row, opts)
 
