@@ -362,7 +362,7 @@ STRATEGY_LEAVES = 0
 # the declarer's run (``declarer_run``) in ``_start_lo`` when he leads: 1 on, 0 off
 STRATEGY_LO = 0
 # the declarer's run in ``afmin`` at trick starts only (not at the look-ahead's leaves), with ``BOUND_NEED`` only
-# where ``_start_lo`` does not cut already (docs/solver_round_bound8.md)
+# where ``_start_lo`` does not cut already (docs/solver.md, round "Pfeife sweeps, cheaper bounds")
 STRATEGY_LO_START = True
 # at the third card of a trick, one of the two look-ahead bounds is implied by the parent's (the second card's)
 # two-plays-ahead bound over the same leaves: after a defender's second card his ``_second`` upper bound is the
@@ -373,9 +373,9 @@ STRATEGY_LO_START = True
 # every-play bound in its place); sound in any case, since the every-play bounds are admissible
 IMPLIED_SKIP = True
 # ``afmax`` at the second card of a trick: True the two-plays-ahead look-ahead (``_second``), False the every-play
-# trump bound. Measured (docs/solver_round_bound8.md): the look-ahead cut only 1-3 % of the second-card nodes
-# where it was computed; without it whole deals need within 1 % of the nodes and less time (seed 0 3.3 s against
-# 4.2 s, with ``BOUND_NEED``)
+# trump bound. Measured (docs/solver.md, round "Pfeife sweeps, cheaper bounds"): the look-ahead cut only 1-3 % of
+# the second-card nodes where it was computed; without it whole deals need within 1 % of the nodes and less time
+# (seed 0 3.3 s against 4.2 s, with ``BOUND_NEED``)
 SECOND_HI = False
 # the search passes the points at which each bound would cut (``afmin_need``/``afmax_need``), and the bounds stop
 # as soon as they know whether they reach them (tarockrl/solvers/_template.py, ``BOUND_NEED``)
