@@ -1,6 +1,7 @@
 """The search enhancements of the solver template that adapters switch on (``hist_slot``: one history table per
 position in the trick; ``PLAYOUT_GUESS``: MTD(f) starts from the value of one playout by the ``hint``;
-``HIST_MALUS``: a cutoff also lowers the history of the moves tried before the cutting one).
+``HIST_MALUS``: a cutoff also lowers the history of the moves tried before the cutting one), and the order in
+which a ``value_only`` root that a cut settled tries its actions for a best one (``_root_order``).
 
 They change only the order of the search, never a value: checked against the plain minimax compiled in the
 solver's kernels (``minimax_plain``: no pruning, no table, no merging) on Dreierles positions at every position
@@ -200,3 +201,36 @@ def test_band_first_values_stay_exact_with_the_pfeife_in_play():
             assert v == int(k.minimax_plain(child._row.copy(), opts, np.int64(root), np.int64(0))), a
         assert solver.solve(state, value_only=True).value == plain
     assert found == 9
+
+
+def test_value_only_best_action_after_a_cut_at_the_root():
+    """With ``value_only``, a root whose value a static bound or a table entry settled has no best move from its
+    last search; ``_root_order`` then gives the root's representative actions (each once) in the search's order,
+    and the first that reaches the value is returned: it must be a best action by the full solve. The test counts
+    that such roots occur (the root cut at least once) so the path is exercised."""
+    from tarockrl.solvers import STATS_COLUMNS
+
+    solver = solver_for("dreierles")
+    k = solver.kernels
+    cut_cols = [STATS_COLUMNS.index("static_cut"), STATS_COLUMNS.index("tt_cut")]
+    root_cut = 0
+    for state in _positions(5, 60):
+        st = np.zeros(solver.search_stats_shape(), dtype=np.int64)
+        r = solver.solve(state, value_only=True, stats=st)
+        full = solver.solve(state)
+        assert r.value == full.value
+        assert full.action_values[r.best_action] == full.value, state.history()
+        root_cut += int(st[0, cut_cols].sum() > 0)
+        # the order itself: every representative once
+        row = state._row
+        opts = state.game.encoded_options
+        moves = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        reps = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        n = k.gen(row, opts, moves, reps, 1)
+        ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+        ctx[k.C_ROOT] = k.cur(row)
+        ctx[k.C_NOTT] = 1
+        order = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        m = k._root_order(row, opts, ctx, moves, reps, n, solver._tt, solver._hist, order)
+        assert sorted(order[:m].tolist()) == sorted(int(moves[i]) for i in range(n) if reps[i] == i)
+    assert root_cut >= 5
