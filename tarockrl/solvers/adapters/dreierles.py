@@ -374,9 +374,9 @@ STRATEGY_LO_START = True
 IMPLIED_SKIP = True
 # ``afmax`` at the second card of a trick: True the two-plays-ahead look-ahead (``_second``), False the every-play
 # trump bound. Measured (docs/solver.md, round "Pfeife sweeps, cheaper bounds"): the look-ahead cut only 1-3 % of
-# the second-card nodes where it was computed; without it whole deals need within 1 % of the nodes and less time
-# (seed 0 3.3 s against 4.2 s, with ``BOUND_NEED``)
-SECOND_HI = False
+# the second-card nodes where it was computed, and without it most whole deals need within 1 % of the nodes and
+# a little less time; but seed 13 needs over 80M nodes without it against 34.8M with it, so it stays on
+SECOND_HI = True
 # the search passes the points at which each bound would cut (``afmin_need``/``afmax_need``), and the bounds stop
 # as soon as they know whether they reach them (tarockrl/solvers/_template.py, ``BOUND_NEED``)
 BOUND_NEED = True
