@@ -174,6 +174,19 @@ HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT
 HIST_LEN = NUM_PLAYERS * NUM_PLAYERS * NUM_ACTIONS
 
 
+@njit(cache=True, inline="always")
+def _insert_by_score(mv, sc, m, a, s):
+    """Insert action ``a`` with score ``s`` into ``mv[:m]``/``sc[:m]``, kept sorted by score, descending (after
+    the moves of an equal score: a stable insertion sort)."""
+    j = m
+    while j > 0 and sc[j - 1] < s:
+        mv[j] = mv[j - 1]
+        sc[j] = sc[j - 1]
+        j -= 1
+    mv[j] = a
+    sc[j] = s
+
+
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
 F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
 F_LEN = 14
@@ -379,13 +392,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         s = hint(row, opts, a, root) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
                         if a == ttm:
                             s = INF
-                    j = m
-                    while j > 0 and sc[j - 1] < s:
-                        mv[j] = mv[j - 1]
-                        sc[j] = sc[j - 1]
-                        j -= 1
-                    mv[j] = a
-                    sc[j] = s
+                    _insert_by_score(mv, sc, m, a, s)
                     m += 1
             maximize = side(row, p, root) == 0
             if stats:
@@ -663,13 +670,7 @@ def _root_order(row, opts, ctx, root_moves, root_reps, n, tt, hist, order):
             continue
         a = root_moves[i]
         s = INF if a == ttm else hint(row, opts, a, root) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
-        j = m
-        while j > 0 and sc[j - 1] < s:
-            order[j] = order[j - 1]
-            sc[j] = sc[j - 1]
-            j -= 1
-        order[j] = a
-        sc[j] = s
+        _insert_by_score(order, sc, m, a, s)
         m += 1
     return np.int64(m)
 

@@ -677,51 +677,16 @@ def _third_at(row, opts, lower, stop):
 
 
 @njit(cache=True)
-def _second(row, opts, lower):
+def _second_win(row, opts, lower, alpha, beta):
     """Bound at the second card of a trick, two plays ahead: ``_third_m`` after each legal card of the seat to
-    move, the greatest when he is the declarer, else the least (a two-level minimax; when the two seats are on
-    different sides, ``_third_m`` stops a card's loop as soon as it cannot change the result: the same value)."""
-    d = row[L.DECLARER]
-    p2 = row[L.CUR]
-    p3 = (p2 + 1) % 3
-    t0 = row[L.TRICK_CARD]
-    led = SUIT_OF_CARD[t0]
-    ha = row[L.HAND]
-    hb = row[L.HAND + 1]
-    hc = row[L.HAND + 2]
-    take_max = p2 == d
-    inf = np.int64(1) << np.int64(40)
-    best = -inf if take_max else inf
-    m = _legal_m(row[L.HAND + p2], led)
-    while m != 0:
-        c = lowest_index(m)
-        m &= m - ONE
-        b = ONE << c
-        h3 = ha if p3 == 0 else (hb if p3 == 1 else hc)
-        if p3 == d:  # the declarer plays third (maximises), this seat minimises: stop at the least so far
-            stop = best
-        elif take_max:  # a defender plays third (minimises), the declarer here maximises
-            stop = best
-        else:  # both defenders: a minimum of minima, nothing to stop at
-            stop = -inf
-        g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, _legal_m(h3, led), d, lower, opts, stop)
-        if take_max:
-            if g > best:
-                best = g
-        elif g < best:
-            best = g
-    return best
-
-
-@njit(cache=True)
-def _second_need(row, opts, lower, t):
-    """``_second(row, opts, lower)`` where only "at least ``t``?" (``lower``) or "at most ``t``?" matters: the
-    two-level minimax stops as soon as the answer is known (alpha-beta with the window next to ``t``). When the
-    answer is yes (a result at least ``t``, or at most ``t``), the result is still a bound of the rest: it comes
-    from children evaluated in full, or from a minimum (maximum) of children's values that are themselves bounds
-    in the right direction (a minimising card's loop that stopped early has a partial minimum, at least the full
-    one, an upper bound; a maximising card's a partial maximum, a lower bound); otherwise it is only on the right
-    side of ``t``, and the caller discards it."""
+    move, the greatest when he is the declarer, else the least (a two-level minimax), searched with the window
+    ``(alpha, beta)`` like alpha-beta: a card's loop in ``_third_m`` stops as soon as it cannot change the result
+    inside the window, and the loop here returns once its result is at least ``beta`` (the declarer's) or at most
+    ``alpha`` (a defender's). With the full window the result is the two-level minimax itself. Otherwise a result
+    inside the window is that value, and one outside it is still a bound of the rest on its side: it comes from
+    children evaluated in full, or from a minimum (maximum) of children's values that are themselves bounds in the
+    right direction (a minimising card's loop that stopped early has a partial minimum, at least the full one, an
+    upper bound; a maximising card's a partial maximum, a lower bound)."""
     d = row[L.DECLARER]
     p2 = row[L.CUR]
     p3 = (p2 + 1) % 3
@@ -742,22 +707,40 @@ def _second_need(row, opts, lower, t):
         b = ONE << c
         # the third seat's loop stops at ``stop`` (a maximum reaching it, or a minimum falling to it)
         if take_max:  # a defender plays third (minimises)
-            stop = max(best, t - 1) if lower else max(best, t)
+            stop = max(best, alpha)
         elif p3 == d:  # the declarer plays third (maximises)
-            stop = min(best, t) if lower else min(best, t + 1)
+            stop = min(best, beta)
         else:  # both defenders: a minimum of minima
-            stop = t - 1 if lower else t
+            stop = alpha
         g = _third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[L.LEADER], p3, l3, d, lower, opts, stop)
         if take_max:
             if g > best:
                 best = g
-                if best >= t if lower else best > t:
+                if best >= beta:
                     return best
         elif g < best:
             best = g
-            if best < t if lower else best <= t:
+            if best <= alpha:
                 return best
     return best
+
+
+@njit(cache=True)
+def _second(row, opts, lower):
+    """Bound at the second card of a trick, two plays ahead (``_second_win`` with the full window)."""
+    inf = np.int64(1) << np.int64(40)
+    return _second_win(row, opts, lower, -inf, inf)
+
+
+@njit(cache=True)
+def _second_need(row, opts, lower, t):
+    """``_second(row, opts, lower)`` where only "at least ``t``?" (``lower``) or "at most ``t``?" matters: the
+    two-level minimax with the window next to ``t`` (``_second_win``), which stops as soon as the answer is known.
+    When the answer is yes (a result at least ``t``, or at most ``t``), the result is still a bound of the rest;
+    otherwise it is only on the right side of ``t``, and the caller discards it."""
+    if lower:
+        return _second_win(row, opts, lower, t - 1, t)
+    return _second_win(row, opts, lower, t, t + 1)
 
 
 BIG = np.int64(1) << np.int64(20)  # an upper bound of any rest's points (the most is 210 with exact thirds)
