@@ -294,6 +294,14 @@ def _drop(h, sm):
 
 
 @njit(cache=True, inline="always")
+def _pop_lowest(masks, t):
+    """The lowest card of ``masks[t]``, removed from it (the next choice of a search level in the sweeps)."""
+    c = lowest_index(masks[t])
+    masks[t] &= masks[t] - ONE
+    return c
+
+
+@njit(cache=True, inline="always")
 def _sweep_reps(m, other, top):
     """One card of ``m`` per class of cards equivalent in a sweep (the lowest): cards of one suit with no card of
     ``other`` between them and on the same side of ``top`` (the cards the opponents cannot beat) are alike there,
@@ -369,8 +377,7 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
             if lm[t] == 0:
                 t -= 1
                 continue
-            c = lowest_index(lm[t])
-            lm[t] &= lm[t] - ONE
+            c = _pop_lowest(lm, t)
             cc[t] = c
             fh = ps[t] if ls[t] == 1 else hs[t]
             sm = SUIT_OF_CARD[c]
@@ -385,8 +392,7 @@ def pfeife_defender_sweep(hh, hp, dh, holder_leads, budget):
             fm[t] = _sweep_reps(lg, hs[t] if ls[t] == 1 else ps[t], dtop)
             if lg == 0:
                 continue
-        f = lowest_index(fm[t])
-        fm[t] &= fm[t] - ONE
+        f = _pop_lowest(fm, t)
         steps += 1
         if steps > budget:
             return False
@@ -477,8 +483,7 @@ def pfeife_declarer_sweep(dh, h1, h2, budget):
         if lm[t] == 0:
             t -= 1
             continue
-        c = lowest_index(lm[t])
-        lm[t] &= lm[t] - ONE
+        c = _pop_lowest(lm, t)
         steps += 1
         if steps > budget:
             return False
