@@ -581,15 +581,6 @@ def _start_hi_above(ha, hb, hc, leader, d, opts, floor):
     hi = _start_hi_static(ha, hb, hc, leader, d, opts)
     if STRATEGY_HI == 0 or hi <= floor:
         return hi
-    return _start_hi_strategy(ha, hb, hc, leader, d, opts, hi)
-
-
-@njit(cache=True)
-def _start_hi_strategy(ha, hb, hc, leader, d, opts, hi):
-    """``_start_hi`` given its static part ``hi`` (``_start_hi_static``): the least of it and the strategy
-    bounds that ``STRATEGY_HI`` switches on."""
-    if STRATEGY_HI == 0:
-        return hi
     hd = ha if d == 0 else (hb if d == 1 else hc)
     if hd == 0:
         return hi
@@ -777,14 +768,7 @@ def afmax_need(row, opts, lim):
         return BIG
     n = row[L.TRICK_N]
     if n == 0:
-        ha = row[L.HAND]
-        hb = row[L.HAND + 1]
-        hc = row[L.HAND + 2]
-        leader = row[L.CUR]
-        d = row[L.DECLARER]
-        hi = _start_hi_static(ha, hb, hc, leader, d, opts)
-        if hi > lim:
-            hi = _start_hi_strategy(ha, hb, hc, leader, d, opts, hi)
+        hi = _start_hi_above(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], row[L.DECLARER], opts, lim)
         return hi if hi <= lim else BIG
     if LOOKAHEAD >= 2 and n == 2:
         if _implied(row, False):
