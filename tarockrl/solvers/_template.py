@@ -187,6 +187,26 @@ def _insert_by_score(mv, sc, m, a, s):
     sc[j] = s
 
 
+@njit(cache=True, inline="always")
+def _move_score(row, opts, a, root, hist, hoff, ttm):
+    """The ordering score of action ``a``: the table's move ``ttm`` first, then the adapter's ``hint``, then the
+    history (``hist[hoff + a]``, capped below one hint step)."""
+    if a == ttm:
+        return INF
+    return hint(row, opts, a, root) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
+
+
+@njit(cache=True, inline="always")
+def _tt_key(row, opts, salt, add, semi):
+    """The table key of ``row``: an additive position's (``add``) or a threshold entry's (``semi``: the position
+    alone, ``akey``) apart from each other and from a full key (``key``), salted per solve."""
+    if add:
+        return akey(row) ^ salt ^ ADD_SALT
+    if semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
+        return akey(row) ^ salt ^ SEMI_SALT
+    return key(row, opts) ^ salt
+
+
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
 F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
 F_LEN = 14
@@ -266,12 +286,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 k = np.int64(0)
                 hit = False
                 if usett:  # the key first: its table bucket loads (prefetch) while the static bounds are computed
-                    if add:
-                        k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
-                    elif semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
-                        k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
-                    else:
-                        k = key(row, opts) ^ ctx[C_SALT]
+                    k = _tt_key(row, opts, ctx[C_SALT], add, semi)
                     prefetch_read(tt, (k & mask) * TT_COLS)
                     prefetch_read(tt, (k & mask) * TT_COLS + 2 * TT_COLS - 1)
                 if add or semi:  # static bounds on the rest's points (and the bonus range of a monotone past):
@@ -389,9 +404,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     a = mv[i]
                     s = np.int64(0)
                     if not plain:
-                        s = hint(row, opts, a, root) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
-                        if a == ttm:
-                            s = INF
+                        s = _move_score(row, opts, a, root, hist, hoff, ttm)
                     _insert_by_score(mv, sc, m, a, s)
                     m += 1
             maximize = side(row, p, root) == 0
@@ -650,13 +663,9 @@ def _root_order(row, opts, ctx, root_moves, root_reps, n, tt, hist, order):
     root = ctx[C_ROOT]
     ttm = np.int64(-1)
     if ctx[C_NOTT] == 0 and not tt_skip(row):
-        glen = ctx[C_GLEN]
-        if glen > 0 and additive(row, ctx[C_OBJ]):
-            k = akey(row) ^ ctx[C_SALT] ^ ADD_SALT
-        elif glen > 0 and monotone_past(row, ctx[C_OBJ]):
-            k = akey(row) ^ ctx[C_SALT] ^ SEMI_SALT
-        else:
-            k = key(row, opts) ^ ctx[C_SALT]
+        add = ctx[C_GLEN] > 0 and additive(row, ctx[C_OBJ])
+        semi = not add and ctx[C_GLEN] > 0 and monotone_past(row, ctx[C_OBJ])  # the root's searches: zero windows
+        k = _tt_key(row, opts, ctx[C_SALT], add, semi)
         slot = k & ((tt.shape[0] - 1) & ~np.int64(1))
         for s_ in range(2):
             if tt[slot + s_, 0] == k:
@@ -669,8 +678,7 @@ def _root_order(row, opts, ctx, root_moves, root_reps, n, tt, hist, order):
         if root_reps[i] != i:
             continue
         a = root_moves[i]
-        s = INF if a == ttm else hint(row, opts, a, root) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
-        _insert_by_score(order, sc, m, a, s)
+        _insert_by_score(order, sc, m, a, _move_score(row, opts, a, root, hist, hoff, ttm))
         m += 1
     return np.int64(m)
 
