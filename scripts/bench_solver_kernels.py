@@ -95,6 +95,21 @@ def _t_gen_hints(rows, opts, calls):
 
 
 @njit
+def _t_gen_hints_ctx(rows, opts, calls):
+    moves = np.zeros(A.MAX_MOVES, np.int64)
+    reps = np.zeros(A.MAX_MOVES, np.int64)
+    s = np.int64(0)
+    for i in range(calls):
+        row = rows[i % rows.shape[0]]
+        n = A.gen(row, opts, moves, reps, 1)
+        hc = A.hint_ctx(row, opts, 0)
+        for j in range(n):
+            if reps[j] == j:
+                s += A.hint_at(row, opts, moves[j], 0, hc)
+    return s
+
+
+@njit
 def _t_child(rows, opts, calls):
     moves = np.zeros(A.MAX_MOVES, np.int64)
     reps = np.zeros(A.MAX_MOVES, np.int64)
@@ -111,7 +126,8 @@ def _t_child(rows, opts, calls):
 
 KERNELS = {"akey": _t_akey, "key": _t_key, "afmin": lambda r, o, c: _t_bound(r, o, c, True),
            "afmax": lambda r, o, c: _t_bound(r, o, c, False), "gen": _t_gen,
-           "gen+hints": _t_gen_hints, "gen+copy_row+apply": _t_child}
+           "gen+hints": _t_gen_hints, "gen+hint_ctx": _t_gen_hints_ctx,
+           "gen+copy_row+apply": _t_child}
 
 
 def main() -> None:

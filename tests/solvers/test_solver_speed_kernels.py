@@ -258,3 +258,31 @@ def test_solver_step_equals_the_game_step(options, pass_all):
             d += 1
             plays += 1
     assert plays > 3000
+
+
+@njit  # not cached: numba would keep the inlined kernels of an older version
+def _hints_both(row, opts, root, actions, out_hint, out_at):
+    hc = A.hint_ctx(row, opts, root)
+    for i in range(actions.shape[0]):
+        out_hint[i] = A.hint(row, opts, actions[i], root)
+        out_at[i] = A.hint_at(row, opts, actions[i], root, hc)
+
+
+@pytest.mark.parametrize("pass_all", [False, True], ids=["contract", "raeuber"])
+def test_hint_at_equals_hint(pass_all):
+    """The search's per-node hint context (``HINT_CTX``: ``hint_ctx`` once, ``hint_at`` per move) gives the same
+    score as ``hint`` for every legal card of every card-play row of random deals, for every root seat."""
+    game = tarockrl.make_game("dreierles")
+    opts = game.encoded_options
+    checked = 0
+    for seed in range(30):
+        for row in _play_rows(game, 300 + seed, pass_all):
+            legal = int(DK.play_legal(row, opts))
+            actions = np.array([L.A_PLAY + c for c in range(54) if (legal >> c) & 1], dtype=np.int64)
+            for root in range(3):
+                h = np.zeros(actions.shape[0], dtype=np.int64)
+                g = np.zeros(actions.shape[0], dtype=np.int64)
+                _hints_both(row, opts, np.int64(root), actions, h, g)
+                assert (h == g).all(), (seed, root, h, g)
+                checked += actions.shape[0]
+    assert checked > 5000

@@ -151,6 +151,15 @@ def hist_slot(row):
 BAND_FIRST = True  # MTD(f) finds the settlement step first, then the Pfeife bonus inside it (docs/solver.md)
 HIST_MALUS = True  # a cutoff also takes history from the moves tried before it (measured, docs/solver.md)
 PLAYOUT_GUESS = 2  # MTD(f)'s first guess: a playout by the ``hint`` with a one-step lookahead (docs/solver.md)
+# ``afmin``, then the table probe, then ``afmax`` only where the table did not cut, at the positions ``probe_first``
+# names (the template's ``PROBE_FIRST``; docs/solver_round_speed9.md)
+PROBE_FIRST = 0
+
+
+@njit(cache=True, inline="always")
+def probe_first(row):
+    """Where ``afmax`` waits for the table probe (``PROBE_FIRST``): trick starts, where most probes cut."""
+    return row[L.TRICK_N] == 0
 
 
 @njit(cache=True, inline="always")
@@ -233,6 +242,50 @@ def hint(row, opts, action, root):
                 row[L.HAND + third], ONE << row[L.TRICK_CARD], c, led, TRUMPS):
             return np.int64(8) - VALUES[c]  # the opponent takes it: a loser, as cheap as possible
     return h
+
+
+# the search scores the moves of a node with ``hint_at`` and what ``hint_ctx`` computes once per node (the same
+# scores as ``hint``; the trick's winner and the sides are not recomputed per move)
+HINT_CTX = True
+
+
+@njit(cache=True, inline="always")
+def hint_ctx(row, opts, root):
+    """What :func:`hint` reads of a node, for every move alike: on a lead the cards in play; when following the
+    trick's cards, the led suit, whether the trick's winner is on the mover's side, and second to play the third
+    seat's hand when he is an opponent (else -1)."""
+    n = row[L.TRICK_N]
+    if n == 0:
+        return row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1)
+    trick = np.int64(0)
+    for i in range(n):
+        trick |= ONE << row[L.TRICK_CARD + i]
+    led = SUIT_OF_CARD[row[L.TRICK_CARD]]
+    w = winning_card(trick, led, TRUMPS)
+    pos = 0
+    for i in range(n):
+        if row[L.TRICK_CARD + i] == w:
+            pos = i
+    me = row[L.CUR]
+    partner = np.int64(1) if side(row, (row[L.LEADER] + pos) % 3, root) == side(row, me, root) else np.int64(0)
+    h3 = np.int64(-1)
+    if n == 1:
+        third = (me + 1) % 3
+        if side(row, third, root) != side(row, me, root):
+            h3 = row[L.HAND + third]
+    return trick, led, partner, h3
+
+
+@njit(cache=True, inline="always")
+def hint_at(row, opts, action, root, hc):
+    """:func:`hint` of ``action`` from ``hc = hint_ctx(row, opts, root)`` (the same score)."""
+    c = action - L.A_PLAY
+    trick, led, partner, h3 = hc
+    if row[L.TRICK_N] == 0:
+        return lead_hint(c, trick, SUIT_OF_CARD[c], VALUES[c])
+    if h3 >= 0 and third_overtakes(h3, trick, c, led, TRUMPS):
+        return np.int64(8) - VALUES[c]
+    return trick_hint(c, trick, led, TRUMPS, partner != 0, VALUES[c])
 
 
 # the cards whose counting value is not 1, except XXI and Stieß (the two top trumps, counted together): with the
