@@ -85,9 +85,6 @@ NO_BAND_FIRST = False  # default ``BAND_FIRST``: MTD(f) tests the root's levels 
 NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutting move in the history table
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout
 NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``afmax`` are computed in full
-NO_PROBE_FIRST = 0  # default ``PROBE_FIRST``: both static bounds before the table probe
-
-
 NO_HINT_CTX = False  # default ``HINT_CTX``: the search scores each move with the adapter's ``hint``
 
 
@@ -101,12 +98,6 @@ def no_hint_ctx(row, opts, root):
 def no_hint_at(row, opts, action, root, hc):
     """Default ``hint_at`` (never called unless the adapter sets ``HINT_CTX``)."""
     return np.int64(0)
-
-
-@njit(cache=True, inline="always")
-def no_probe_first(row):
-    """Default ``probe_first`` (read only with ``PROBE_FIRST``): ``afmax`` before the table probe everywhere."""
-    return False
 
 
 @njit(cache=True, inline="always")

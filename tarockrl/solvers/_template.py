@@ -43,14 +43,12 @@ from tarockrl.solvers._common import NO_BOUND_NEED as BOUND_NEED  # noqa: F401
 from tarockrl.solvers._common import NO_HINT_CTX as HINT_CTX  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
-from tarockrl.solvers._common import NO_PROBE_FIRST as PROBE_FIRST  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmin_need  # noqa: F401
 from tarockrl.solvers._common import no_hint_at as hint_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_ctx as hint_ctx  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
-from tarockrl.solvers._common import no_probe_first as probe_first  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers._common import no_sweep as sweep  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
@@ -214,53 +212,6 @@ def _tt_key(row, opts, salt, add, semi):
     return key(row, opts) ^ salt
 
 
-@njit(cache=True, inline="always")
-def _lower_side(row, opts, gt, glen, gdir, pp, blo, bhi, a_, b_, nk1, nv1):
-    """The search's first static bound: ``afmin`` (with ``BOUND_NEED`` told the rest's points from which it cuts,
-    ``need``, the table's binary search kept for the last window in ``nk1``/``nv1``) as a bound on the root side's
-    value (``rlo`` with an increasing table, ``rhi`` with a decreasing one). Returns ``rlo, rhi, nk1, nv1``."""
-    if BOUND_NEED:  # the adapter's bounds are told the rest's points at which they cut (``afmin`` from ``need``
-        # up, ``afmax`` up to ``lim``) and stop once they know the answer
-        r1 = b_ - blo if gdir > 0 else a_ - bhi
-        if r1 != nk1:
-            nk1 = r1
-            nv1 = _first(gt, glen, r1, gdir > 0, gdir)
-        need = INF if nv1 >= glen else nv1 - pp
-        v1 = _gval(gt, glen, pp + afmin_need(row, opts, need))
-    else:
-        v1 = _gval(gt, glen, pp + afmin(row, opts))
-    if gdir > 0:
-        return v1 + blo, INF, nk1, nv1
-    return -INF, v1 + bhi, nk1, nv1
-
-
-@njit(cache=True, inline="always")
-def _upper_side(row, opts, gt, glen, gdir, pp, blo, bhi, a_, b_, rlo, rhi, nk2, nv2):
-    """The search's second static bound: ``afmax`` (with ``BOUND_NEED`` told the rest's points up to which it cuts,
-    ``lim``, the table's binary search kept for the last window in ``nk2``/``nv2``) as a bound on the root side's
-    value (``rhi`` with an increasing table, ``rlo`` with a decreasing one), computed only when ``afmin``'s bound
-    (the other one) does not cut the window ``(a_, b_)`` already. Returns ``rlo, rhi, nk2, nv2``."""
-    if gdir > 0:
-        if rlo >= b_:
-            return rlo, rhi, nk2, nv2
-    elif rhi <= a_:
-        return rlo, rhi, nk2, nv2
-    if BOUND_NEED:
-        r2 = a_ - bhi + 1 if gdir > 0 else b_ - blo - 1
-        if r2 != nk2:
-            nk2 = r2
-            nv2 = _first(gt, glen, r2, gdir > 0, gdir)
-        lim = INF if nv2 >= glen else nv2 - 1 - pp
-        f = afmax_need(row, opts, lim)
-    else:
-        f = afmax(row, opts)
-    if gdir > 0:
-        rhi = _gval(gt, glen, pp + f) + bhi
-    else:
-        rlo = _gval(gt, glen, pp + f) + blo
-    return rlo, rhi, nk2, nv2
-
-
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
 F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
 F_LEN = 14
@@ -343,33 +294,54 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     k = _tt_key(row, opts, ctx[C_SALT], add, semi)
                     prefetch_read(tt, (k & mask) * TT_COLS)
                     prefetch_read(tt, (k & mask) * TT_COLS + 2 * TT_COLS - 1)
-                # with the adapter's ``PROBE_FIRST`` where ``probe_first`` says: ``afmax`` (2: both bounds) only
-                # where the table probe does not cut
-                late = PROBE_FIRST > 0 and usett and probe_first(row)
-                late2 = PROBE_FIRST > 1 and late
-                pp = np.int64(0)
-                blo = np.int64(0)
-                bhi = np.int64(0)
-                rlo = -INF
-                rhi = INF
                 if add or semi:  # static bounds on the rest's points (and the bonus range of a monotone past):
                     # a window outside the values they reach cuts off (before the table probe). ``afmin`` first:
                     # when the value bound it gives already cuts, ``afmax`` is not computed (the same cut and
                     # value as with both, since a bound that cuts decides the returned value alone)
                     pp = p0 if add else p0 * gdir
+                    blo = np.int64(0)
+                    bhi = np.int64(0)
                     if semi:
                         blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
-                    if not late2:
-                        rlo, rhi, nk1, nv1 = _lower_side(row, opts, gt, glen, gdir, pp, blo, bhi, a_, b_, nk1, nv1)
-                        if not late:
-                            rlo, rhi, nk2, nv2 = _upper_side(row, opts, gt, glen, gdir, pp, blo, bhi, a_, b_, rlo,
-                                                             rhi, nk2, nv2)
-                        if rlo >= b_ or rlo == rhi or rhi <= a_:
-                            if stats:
-                                st[d, S_STATIC] += 1
-                            ret = rlo if rlo >= b_ or rlo == rhi else rhi
-                            mode = RETURN
-                            continue
+                    if BOUND_NEED:  # the adapter's bounds are told the rest's points at which they cut
+                        # (``afmin`` from ``need`` up, ``afmax`` up to ``lim``) and stop once they know the answer;
+                        # the table's binary searches are kept for the last window and bonus range
+                        if gdir > 0:
+                            r1 = b_ - blo
+                            r2 = a_ - bhi + 1
+                        else:
+                            r1 = a_ - bhi
+                            r2 = b_ - blo - 1
+                        if r1 != nk1:
+                            nk1 = r1
+                            nv1 = _first(gt, glen, r1, gdir > 0, gdir)
+                        if r2 != nk2:
+                            nk2 = r2
+                            nv2 = _first(gt, glen, r2, gdir > 0, gdir)
+                        need = INF if nv1 >= glen else nv1 - pp
+                        lim = INF if nv2 >= glen else nv2 - 1 - pp
+                        v1 = _gval(gt, glen, pp + afmin_need(row, opts, need))
+                    else:
+                        lim = INF
+                        v1 = _gval(gt, glen, pp + afmin(row, opts))
+                    if gdir > 0:
+                        rlo = v1 + blo
+                        rhi = INF
+                        if rlo < b_:
+                            rhi = _gval(gt, glen, pp + (afmax_need(row, opts, lim) if BOUND_NEED else
+                                                        afmax(row, opts))) + bhi
+                    else:
+                        rhi = v1 + bhi
+                        rlo = -INF
+                        if rhi > a_:
+                            rlo = _gval(gt, glen, pp + (afmax_need(row, opts, lim) if BOUND_NEED else
+                                                        afmax(row, opts))) + blo
+                    if rlo >= b_ or rlo == rhi or rhi <= a_:
+                        if stats:
+                            st[d, S_STATIC] += 1
+                        ret = rlo if rlo >= b_ or rlo == rhi else rhi
+                        mode = RETURN
+                        continue
                 if usett:
                     fr[d, F_KEY] = k
                     fr[d, F_ADD] = 1 if add else (2 if semi else 0)
@@ -414,17 +386,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             if hi < b_:
                                 b_ = hi
                         ttm = e[3] & MOVE_MASK
-                if late and (add or semi):  # the static bounds where the table did not cut (its narrowed window)
-                    if late2:
-                        rlo, rhi, nk1, nv1 = _lower_side(row, opts, gt, glen, gdir, pp, blo, bhi, a_, b_, nk1, nv1)
-                    rlo, rhi, nk2, nv2 = _upper_side(row, opts, gt, glen, gdir, pp, blo, bhi, a_, b_, rlo, rhi, nk2,
-                                                     nv2)
-                    if rlo >= b_ or rlo == rhi or rhi <= a_:
-                        if stats:
-                            st[d, S_STATIC] += 1
-                        ret = rlo if rlo >= b_ or rlo == rhi else rhi
-                        mode = RETURN
-                        continue
                 # the adapter's exact value of a position with a monotone past, when it has one (a position in the
                 # table was searched, so the adapter had none: a sweep's value is never stored)
                 if SWEEP and semi and not hit:

@@ -151,15 +151,6 @@ def hist_slot(row):
 BAND_FIRST = True  # MTD(f) finds the settlement step first, then the Pfeife bonus inside it (docs/solver.md)
 HIST_MALUS = True  # a cutoff also takes history from the moves tried before it (measured, docs/solver.md)
 PLAYOUT_GUESS = 2  # MTD(f)'s first guess: a playout by the ``hint`` with a one-step lookahead (docs/solver.md)
-# ``afmin``, then the table probe, then ``afmax`` only where the table did not cut, at the positions ``probe_first``
-# names (the template's ``PROBE_FIRST``; docs/solver_round_speed9.md)
-PROBE_FIRST = 0
-
-
-@njit(cache=True, inline="always")
-def probe_first(row):
-    """Where ``afmax`` waits for the table probe (``PROBE_FIRST``): trick starts, where most probes cut."""
-    return row[L.TRICK_N] == 0
 
 
 @njit(cache=True, inline="always")
