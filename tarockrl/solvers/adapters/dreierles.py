@@ -374,9 +374,12 @@ STRATEGY_LO_START = True
 # child's cannot cut either. With ``IMPLIED_SKIP`` the third card computes only the other one (and the cheap
 # every-play bound in its place); sound in any case, since the every-play bounds are admissible
 IMPLIED_SKIP = True
-# the sure trump tricks also count the other side's cards they capture (``_start_lo`` a defender on lead,
-# ``_start_hi_static`` the declarer on lead; docs/solver_round_bound9.md)
-SURE_FOLLOWERS = True
+# the sure trump tricks also count the other side's cards they capture: bit 1 in ``afmin`` (``_start_lo``, a
+# defender on lead), bit 2 in ``afmax`` (``_start_hi_static``, the declarer on lead). Measured (docs/
+# solver_round_bound9.md): 3 gives the same or fewer nodes on whole deals 0, 1, 4, 8, 10, 11, 17 (8: -26 %) and
+# every root action, but whole deal 13 needs over 120M nodes instead of 34.8M (bit 1 alone: over 40M; bit 2
+# alone: 28.3M and within 0.1 % of main on the other whole deals measured)
+SURE_FOLLOWERS = 3
 # ``afmax`` at the second card of a trick: True the two-plays-ahead look-ahead (``_second``), False the every-play
 # trump bound. Measured (docs/solver.md, round "Pfeife sweeps, cheaper bounds"): the look-ahead cut only 1-3 % of
 # the second-card nodes where it was computed, and without it most whole deals need within 1 % of the nodes and
@@ -473,7 +476,7 @@ def _start_lo(ha, hb, hc, leader, d, opts):
     v = np.int64(0)
     if (hd & TRUMPS) != 0:
         v = _sure(hd & TRUMPS, theirs, ONE, False)
-        if SURE_FOLLOWERS and leader != d:
+        if (SURE_FOLLOWERS & 1) and leader != d:
             # his ``u`` unbeaten trumps win ``u`` distinct tricks, each holding one card of each defender: at
             # least each defender's ``u`` least valuable cards, ``value - 1`` each beyond what ``_sure`` counts
             # (not with the cash below, whose tricks count the defenders' cards of the cashed suits)
@@ -507,7 +510,7 @@ def _start_hi_static(ha, hb, hc, leader, d, opts):
     if theirs != 0:
         v = _sure(theirs, hd & TRUMPS, np.int64(2), True)
     if leader == d:
-        if SURE_FOLLOWERS and theirs != 0:
+        if (SURE_FOLLOWERS & 2) and theirs != 0:
             # their ``u`` unbeaten trumps lie in at least ``ceil(u / 2)`` distinct tricks (two defenders, one
             # card each per trick), each holding one card of the declarer: at least his that many least
             # valuable cards, ``value - 1`` each beyond what ``_sure`` counts (not with the defenders' cash)
