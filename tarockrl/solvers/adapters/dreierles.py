@@ -84,6 +84,7 @@ from tarockrl.solvers._common import (
     cash_tops_followed,
     gen_merged,
     hmix,
+    kills,
     lead_hint,
     sure_trumps,
     third_overtakes,
@@ -92,6 +93,7 @@ from tarockrl.solvers._common import (
 )
 from tarockrl.solvers.adapters._dreierles_bounds import (
     _by_value,
+    _k_sum,
     declarer_run,
     defender_run,
     pfeife_declarer_sweep,
@@ -416,6 +418,12 @@ STRATEGY_LO_START = True
 # child's cannot cut either. With ``IMPLIED_SKIP`` the third card computes only the other one (and the cheap
 # every-play bound in its place); sound in any case, since the every-play bounds are admissible
 IMPLIED_SKIP = True
+# the sure trump tricks also count the other side's cards they capture: bit 1 in ``afmin`` (``_start_lo``, a
+# defender on lead), bit 2 in ``afmax`` (``_start_hi_static``, the declarer on lead). Measured (docs/
+# solver_round_bound9.md): 3 gives the same or fewer nodes on whole deals 0, 1, 4, 8, 10, 11, 17 (8: -26 %) and
+# every root action, but whole deal 13 needs over 120M nodes instead of 34.8M (bit 1 alone: over 40M; bit 2
+# alone: 28.3M and within 0.1 % of main on the other whole deals measured)
+SURE_FOLLOWERS = 3
 # ``afmax`` at the second card of a trick: True the two-plays-ahead look-ahead (``_second``), False the every-play
 # trump bound. Measured (docs/solver.md, round "Pfeife sweeps, cheaper bounds"): the look-ahead cut only 1-3 % of
 # the second-card nodes where it was computed, and without it most whole deals need within 1 % of the nodes and
@@ -512,6 +520,15 @@ def _start_lo(ha, hb, hc, leader, d, opts):
     v = np.int64(0)
     if (hd & TRUMPS) != 0:
         v = _sure(hd & TRUMPS, theirs, ONE, False)
+        if (SURE_FOLLOWERS & 1) and leader != d:
+            # his ``u`` unbeaten trumps win ``u`` distinct tricks, each holding one card of each defender: at
+            # least each defender's ``u`` least valuable cards, ``value - 1`` each beyond what ``_sure`` counts
+            # (not with the cash below, whose tricks count the defenders' cards of the cashed suits)
+            u = popcount(hd & TRUMPS) - kills(theirs, hd & TRUMPS, ONE)
+            if u > 0:
+                h1 = ha if d == 2 else (hb if d == 0 else hc)
+                h2 = ha if d == 1 else (hb if d == 2 else hc)
+                v += _k_sum(h1, u, False) + _k_sum(h2, u, False) - 2 * u
     if leader == d:
         f1 = (d + 1) % 3
         f2 = (d + 2) % 3
@@ -537,6 +554,14 @@ def _start_hi_static(ha, hb, hc, leader, d, opts):
     if theirs != 0:
         v = _sure(theirs, hd & TRUMPS, np.int64(2), True)
     if leader == d:
+        if (SURE_FOLLOWERS & 2) and theirs != 0:
+            # their ``u`` unbeaten trumps lie in at least ``ceil(u / 2)`` distinct tricks (two defenders, one
+            # card each per trick), each holding one card of the declarer: at least his that many least
+            # valuable cards, ``value - 1`` each beyond what ``_sure`` counts (not with the defenders' cash)
+            u = popcount(theirs) - kills(hd & TRUMPS, theirs, np.int64(2))
+            m = (u + 1) // 2
+            if m > 0:
+                v += _k_sum(hd, m, False) - m
         return total - v * _scale(opts)
     f1 = (leader + 1) % 3
     f2 = (leader + 2) % 3
