@@ -150,3 +150,70 @@ def test_trick_start_bounds_match_the_earlier_formulas(options):
             assert lo == _ref_start_lo(h[0], h[1], h[2], leader, d, opts, lo_bit), (h, leader, d)
             hi = A._start_hi_static(h[0], h[1], h[2], leader, d, opts)
             assert hi == _ref_start_hi_static(h[0], h[1], h[2], leader, d, opts, hi_bit), (h, leader, d)
+
+
+@njit(cache=True)
+def _ref_third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
+    """The earlier ``_third_m`` (``STRATEGY_LEAVES`` 0): each child's trick-start bound computed in full."""
+    led = A.SUIT_OF_CARD[t0]
+    two = (ONE << t0) | (ONE << t1)
+    sc = 3 if opts[A.O_COUNTING] == 1 else 1
+    base = VALUES[t0] + VALUES[t1] - 2
+    take_max = p3 == d
+    inf = np.int64(1) << np.int64(40)
+    best = -inf if take_max else inf
+    m = legal
+    while m != 0:
+        c = A.lowest_index(m)
+        m &= m - ONE
+        b = ONE << c
+        w = A.winning_card(two | b, led, TRUMPS)
+        ws = s0 if w == t0 else ((s0 + 1) % 3 if w == t1 else p3)
+        g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
+        if lower:
+            g += A._start_lo(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+        else:
+            g += A._start_hi_static(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+        if take_max:
+            if g > best:
+                best = g
+                if best >= stop:
+                    return best
+        elif g < best:
+            best = g
+            if best <= stop:
+                return best
+    return best
+
+
+def test_third_m_matches_the_earlier_loop():
+    """``_third_m`` equals ``_ref_third_m`` (the same loop over ``_start_lo``/``_start_hi_static``, which the test
+    above checks against the earlier formulas) on 10000 random third-card positions, both bounds, with and
+    without a stop."""
+    assert A.STRATEGY_LEAVES == 0
+    opts = tarockrl.make_game("dreierles").encoded_options
+    rng = np.random.default_rng(5)
+    inf = np.int64(1) << np.int64(40)
+    for _ in range(10000):
+        cards = [int(c) for c in rng.permutation(54)]
+        n = int(rng.integers(1, 16))
+        t0, t1 = np.int64(cards[0]), np.int64(cards[1])
+        h = [np.int64(sum(1 << c for c in cards[2 + i * n:2 + (i + 1) * n])) for i in range(3)]
+        s0 = int(rng.integers(3))
+        p3 = (s0 + 2) % 3
+        d = int(rng.integers(3))
+        legal = A._legal_m(h[p3], A.SUIT_OF_CARD[t0])
+        for lower in (True, False):
+            for stop in (inf if p3 == d else -inf, np.int64(rng.integers(0, 60))):
+                got = A._third_m(h[0], h[1], h[2], t0, t1, s0, p3, legal, d, lower, opts, stop)
+                assert got == _ref_third_m(h[0], h[1], h[2], t0, t1, s0, p3, legal, d, lower, opts, stop)
+
+
+@pytest.mark.parametrize("options", [{}, {"counting_method": "exact_thirds"}], ids=["default", "thirds"])
+def test_pile_points_by_bit_planes(options):
+    """``_pile_points`` is the game's ``pile_points`` on 20000 random masks."""
+    opts = tarockrl.make_game("dreierles", **options).encoded_options
+    rng = np.random.default_rng(13)
+    for _ in range(20000):
+        m = np.int64(sum(1 << int(c) for c in rng.permutation(54)[: int(rng.integers(0, 55))]))
+        assert A._pile_points(m, opts) == pile_points(m, opts)
