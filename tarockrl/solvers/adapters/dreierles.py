@@ -59,7 +59,7 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
-from tarockrl.engine.masktricks import winning_card
+from tarockrl.engine.masktricks import highest_index, winning_card
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
 from tarockrl.games.dreierles.kernels import (
@@ -84,9 +84,8 @@ from tarockrl.solvers._common import (
     cash_tops_followed,
     gen_merged,
     hmix,
-    kills,
     lead_hint,
-    sure_trumps,
+    low_cards,
     third_overtakes,
     trick_hint,
     trumpless_run,
@@ -333,7 +332,7 @@ def key(row, opts):
         return hmix(h, row[L.STIESS_PLAYED] + 2 * row[L.N_TRUMP_LED])
     # the position up to ranks, and the declarer's pile points so far (the final points are these plus the
     # rest's, see apast)
-    return hmix(rank_key(row, np.int64(0x5EED)), pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
+    return hmix(rank_key(row, np.int64(0x5EED)), _pile_points(row[L.DISCARDS] | row[L.WON + row[L.DECLARER]], opts))
 
 
 @njit(cache=True, inline="always")
@@ -384,11 +383,101 @@ def akey(row):
 FIVE_TRUMPS = np.int64(PFEIFE | T21 | STIESS)  # the trumps worth 5 (every other trump is worth 1)
 
 
+# ``value - 1`` of every card in three bit planes (bit 0, 1 and 2 of it): the sum of ``value - 1`` over a mask is
+# three popcounts (``_excess``)
+EX1 = np.int64(sum(1 << c for c in range(54) if (int(VALUES[c]) - 1) & 1))
+EX2 = np.int64(sum(1 << c for c in range(54) if (int(VALUES[c]) - 1) & 2))
+EX4 = np.int64(sum(1 << c for c in range(54) if (int(VALUES[c]) - 1) & 4))
+
+
+@njit(cache=True, inline="always")
+def _excess(m):
+    """The sum of ``value - 1`` over the cards of ``m``."""
+    return popcount(m & EX1) + 2 * popcount(m & EX2) + 4 * popcount(m & EX4)
+
+
+@njit(cache=True, inline="always")
+def _pile_points(mask, opts):
+    """``pile_points`` (the game's kernel) with the values summed by bit planes (``_excess``): the same result."""
+    n = popcount(mask)
+    total = n + _excess(mask)
+    if opts[O_COUNTING] == 1:
+        return 3 * total - 2 * n
+    return total - 2 * (n // 3) - (np.int64(1) if n % 3 != 0 else np.int64(0))
+
+
+@njit(cache=True, inline="always")
+def _kills_kf(killers, targets, cap):
+    """``(kills(killers, targets, cap), kills(killers, targets & FIVE_TRUMPS, cap))`` (``_common.kills``) in one
+    pass over the killers only: the greedy scan from the highest trump down gives each killer ``cap`` more and
+    the targets between it and the next killer below take ``min(available, their number)`` (the same matching;
+    the targets above the highest killer stay unmatched)."""
+    n = np.int64(0)
+    nf = np.int64(0)
+    avail = np.int64(0)
+    availf = np.int64(0)
+    kl = killers
+    while kl != 0:
+        c = highest_index(kl)
+        kl ^= ONE << c
+        seg = targets & ((ONE << c) - ONE) & ~((ONE << (highest_index(kl) + ONE)) - ONE)
+        avail += cap
+        x = min(avail, popcount(seg))
+        avail -= x
+        n += x
+        availf += cap
+        x = min(availf, popcount(seg & FIVE_TRUMPS))
+        availf -= x
+        nf += x
+    return n, nf
+
+
+@njit(cache=True, inline="always")
+def _sure_k(own, other, cap, pairs):
+    """``(_sure(own, other, cap, pairs), kills(other, own, cap))``: the sure trump value and the size of the
+    matching it subtracts (``sure_trumps`` with the trumps worth 5, the kills counted in one pass)."""
+    k, f = _kills_kf(other, own, cap)
+    v = popcount(own) + 4 * popcount(own & FIVE_TRUMPS) - 5 * f - (k - f)
+    if pairs:
+        v -= (popcount(own) - k) // 2
+    return v, k
+
+
 @njit(cache=True, inline="always")
 def _sure(own, other, cap, pairs):
     """Least value the side holding the trumps ``own`` surely takes with them (``sure_trumps`` with the trumps
-    worth 5: the Pfeife, XXI and Stieß)."""
-    return sure_trumps(own, other, cap, pairs, FIVE_TRUMPS)
+    worth 5: the Pfeife, XXI and Stieß; computed by ``_sure_k``)."""
+    return _sure_k(own, other, cap, pairs)[0]
+
+
+@njit(cache=True, inline="always")
+def _cash_f(own, a, b, opp, a_free, b_free):
+    """``cash_tops_followed(own, a, b, opp, PLAIN_SUITS, VALUES, a_free, b_free)`` with the values summed by bit
+    planes (``_excess``) instead of per card (the same result)."""
+    v = np.int64(0)
+    for s in range(4):
+        sm = PLAIN_SUITS[s]
+        mine = own & sm
+        if mine == 0:
+            continue
+        sa = a & sm
+        sb = b & sm
+        if (sa == 0 and not a_free) or (sb == 0 and not b_free):
+            continue
+        top = mine & ~((ONE << (highest_index(opp & sm) + ONE)) - ONE)
+        if top == 0:
+            continue
+        k = popcount(top)
+        if sa != 0 and not a_free:
+            k = min(k, popcount(sa))
+        if sb != 0 and not b_free:
+            k = min(k, popcount(sb))
+        drop = popcount(top) - k
+        while drop > 0:  # the k highest top cards
+            top &= top - ONE
+            drop -= 1
+        v += k + _excess(top | low_cards(sa, k) | low_cards(sb, k))
+    return v
 
 
 BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v in range(6)], dtype=np.int64)
@@ -489,7 +578,7 @@ def _trump_hi(row, opts):
     rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
     for i in range(row[L.TRICK_N]):
         rem |= ONE << row[L.TRICK_CARD + i]
-    total = pile_points(rem, opts)
+    total = _pile_points(rem, opts)
     d = row[L.DECLARER]
     hand, theirs, mine = _trumps_in_play(row, d)
     if theirs == 0:
@@ -519,12 +608,12 @@ def _start_lo(ha, hb, hc, leader, d, opts):
     theirs = (ha | hb | hc) & ~hd & TRUMPS
     v = np.int64(0)
     if (hd & TRUMPS) != 0:
-        v = _sure(hd & TRUMPS, theirs, ONE, False)
+        v, k = _sure_k(hd & TRUMPS, theirs, ONE, False)
         if (SURE_FOLLOWERS & 1) and leader != d:
             # his ``u`` unbeaten trumps win ``u`` distinct tricks, each holding one card of each defender: at
             # least each defender's ``u`` least valuable cards, ``value - 1`` each beyond what ``_sure`` counts
             # (not with the cash below, whose tricks count the defenders' cards of the cashed suits)
-            u = popcount(hd & TRUMPS) - kills(theirs, hd & TRUMPS, ONE)
+            u = popcount(hd & TRUMPS) - k
             if u > 0:
                 h1 = ha if d == 2 else (hb if d == 0 else hc)
                 h2 = ha if d == 1 else (hb if d == 2 else hc)
@@ -534,7 +623,7 @@ def _start_lo(ha, hb, hc, leader, d, opts):
         f2 = (d + 2) % 3
         h1 = ha if f1 == 0 else (hb if f1 == 1 else hc)
         h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
-        v += cash_tops_followed(hd, h1, h2, h1 | h2, PLAIN_SUITS, VALUES, (h1 & TRUMPS) == 0, (h2 & TRUMPS) == 0)
+        v += _cash_f(hd, h1, h2, h1 | h2, (h1 & TRUMPS) == 0, (h2 & TRUMPS) == 0)
         if STRATEGY_LO:
             v = max(v, declarer_run(hd, h1, h2))
     return v * _scale(opts)
@@ -548,17 +637,18 @@ def _start_hi_static(ha, hb, hc, leader, d, opts):
     less the defenders' run of safe cards (``trumpless_run``)."""
     hd = ha if d == 0 else (hb if d == 1 else hc)
     rem = ha | hb | hc
-    total = pile_points(rem, opts)
+    total = _pile_points(rem, opts)
     theirs = rem & ~hd & TRUMPS
     v = np.int64(0)
+    k = np.int64(0)
     if theirs != 0:
-        v = _sure(theirs, hd & TRUMPS, np.int64(2), True)
+        v, k = _sure_k(theirs, hd & TRUMPS, np.int64(2), True)
     if leader == d:
         if (SURE_FOLLOWERS & 2) and theirs != 0:
             # their ``u`` unbeaten trumps lie in at least ``ceil(u / 2)`` distinct tricks (two defenders, one
             # card each per trick), each holding one card of the declarer: at least his that many least
             # valuable cards, ``value - 1`` each beyond what ``_sure`` counts (not with the defenders' cash)
-            u = popcount(theirs) - kills(hd & TRUMPS, theirs, np.int64(2))
+            u = popcount(theirs) - k
             m = (u + 1) // 2
             if m > 0:
                 v += _k_sum(hd, m, False) - m
@@ -570,8 +660,7 @@ def _start_hi_static(ha, hb, hc, leader, d, opts):
     h2 = ha if f2 == 0 else (hb if f2 == 1 else hc)
     # a follower without trumps never ruffs: only the declarer's void may be crossed (the partner must hold the
     # suit to hand the lead back)
-    v += cash_tops_followed(hl, h1, h2, hd, PLAIN_SUITS, VALUES, f1 == d and (h1 & TRUMPS) == 0,
-                            f2 == d and (h2 & TRUMPS) == 0)
+    v += _cash_f(hl, h1, h2, hd, f1 == d and (h1 & TRUMPS) == 0, f2 == d and (h2 & TRUMPS) == 0)
     hi = total - v * _scale(opts)
     if (hd & TRUMPS) == 0:  # the declarer holds no trump: the defenders run their safe cards
         partner = h1 if f2 == d else h2
@@ -612,7 +701,7 @@ def _lead_hi(ha, hb, hc, d, opts, cap):
         b2 = l2 & beats
         if b1 == 0 and b2 == 0:  # the declarer takes the trick
             t = bc | (ONE << _by_value(l1, False)) | (ONE << _by_value(l2, False))
-            g = pile_points(t, opts) + _start_hi_static(ha & ~t, hb & ~t, hc & ~t, d, d, opts)
+            g = _pile_points(t, opts) + _start_hi_static(ha & ~t, hb & ~t, hc & ~t, d, d, opts)
         else:
             if b2 != 0:
                 nb = l1 & ~b1
