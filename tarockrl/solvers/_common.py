@@ -86,6 +86,7 @@ NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutti
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout
 NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``afmax`` are computed in full
 NO_HINT_CTX = False  # default ``HINT_CTX``: the search scores each move with the adapter's ``hint``
+NO_HIST_BAND_SHIFT = 0  # default ``HIST_BAND_SHIFT``: MTD(f) keeps the history table as it is after the band probes
 
 
 @njit(cache=True, inline="always")

@@ -41,6 +41,7 @@ from tarockrl.solvers._bits import unmanaged
 from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
 from tarockrl.solvers._common import NO_BOUND_NEED as BOUND_NEED  # noqa: F401
 from tarockrl.solvers._common import NO_HINT_CTX as HINT_CTX  # noqa: F401
+from tarockrl.solvers._common import NO_HIST_BAND_SHIFT as HIST_BAND_SHIFT  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
@@ -793,6 +794,10 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
             i1 = np.searchsorted(blevels[:nblev], hi, side="right")
             if i0 >= i1:
                 band = False  # the step is known: the other levels inside it follow
+                if HIST_BAND_SHIFT > 0 and not first:  # the step probes' history, scaled down for the bonus
+                    # probes (``HIST_BAND_SHIFT`` bits): it ordered another question (docs/solver_round_semi9.md)
+                    for j in range(hist.shape[0]):
+                        hist[j] >>= HIST_BAND_SHIFT
                 continue
             if first:  # the step of the guess (its lowest value at most the guess), else the one nearest 0
                 ref = guess if guess > -INF else np.int64(0)

@@ -50,11 +50,13 @@ def test_adapters_switch_the_enhancements():
     assert search_module("dreierles").PLAYOUT_GUESS == 2
     assert search_module("dreierles").HIST_MALUS is True
     assert search_module("dreierles").BAND_FIRST is True
+    assert search_module("dreierles").HIST_BAND_SHIFT == 2
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
         assert m.HIST_MALUS is False
         assert m.BAND_FIRST is False
+        assert m.HIST_BAND_SHIFT == 0
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
 
 

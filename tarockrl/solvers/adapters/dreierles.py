@@ -150,6 +150,7 @@ def hist_slot(row):
 
 
 BAND_FIRST = True  # MTD(f) finds the settlement step first, then the Pfeife bonus inside it (docs/solver.md)
+HIST_BAND_SHIFT = 2  # then the history table is divided by 4 before the bonus probes (docs/solver_round_semi9.md)
 HIST_MALUS = True  # a cutoff also takes history from the moves tried before it (measured, docs/solver.md)
 PLAYOUT_GUESS = 2  # MTD(f)'s first guess: a playout by the ``hint`` with a one-step lookahead (docs/solver.md)
 
