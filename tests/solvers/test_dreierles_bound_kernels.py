@@ -17,6 +17,7 @@ from tarockrl.engine.bits import popcount
 from tarockrl.games.dreierles.cards import CARD_VALUES, TRUMPS
 from tarockrl.games.dreierles.kernels import pile_points
 from tarockrl.solvers._common import cash_tops_followed, kills, sure_trumps, trumpless_run
+from tarockrl.solvers.adapters import _dreierles_bounds as B
 from tarockrl.solvers.adapters import dreierles as A
 from tarockrl.solvers.adapters._dreierles_bounds import _k_sum
 
@@ -217,3 +218,180 @@ def test_pile_points_by_bit_planes(options):
     for _ in range(20000):
         m = np.int64(sum(1 << int(c) for c in rng.permutation(54)[: int(rng.integers(0, 55))]))
         assert A._pile_points(m, opts) == pile_points(m, opts)
+
+
+# ---- kspeed10: the strategy runs and ``_third_m``'s winner mask --------------------------------------------------
+
+
+@njit(cache=True)
+def _ref_value_sum(m):
+    """The earlier ``_value_sum``: per value class."""
+    s = np.int64(0)
+    for v in range(1, 6):
+        s += v * popcount(m & B.BY_VALUE[v])
+    return s
+
+
+@njit(cache=True)
+def _ref_defender_run(lh, ph, dh):
+    """The earlier ``defender_run`` (the last trick by a loop over the declarer's cards, the values by value class)."""
+    dtop = np.int64(0)
+    follow = np.int64(0)
+    for g in range(5):
+        sm = B.SUITS[g]
+        dtop |= sm & B._above(dh & sm)
+        if g > 0 and (dh & sm) != 0:
+            follow |= sm
+    td = popcount(dh & TRUMPS)
+    led = np.int64(0)  # one card per lead of a suit he followed (counts his cards of the suit played)
+    cur = lh
+    oth = ph
+    n = popcount(dh)
+    r = np.int64(0)
+    while cur != 0:
+        safe = B._def_safe(dtop, td, follow)
+        cand = cur & safe
+        best = np.int64(9)
+        bx = np.int64(-1)
+        by = np.int64(-1)
+        bs = np.int64(0)
+        for g in range(5):
+            sm = B.SUITS[g]
+            cs = cand & sm
+            if cs == 0:
+                continue
+            x = A.highest_index(cs)
+            y, cls = B._partner_reply(oth, x, sm, safe)
+            if cls < best:
+                best = cls
+                bx = x
+                by = y
+                bs = sm
+                if cls == 0:
+                    break
+        if best > 2:
+            for g in range(5):
+                sm = B.SUITS[g]
+                un = cur & sm & ~safe
+                if un == 0:
+                    continue
+                cv = B._cover(oth, sm, dtop, td, follow)
+                if cv != 0:
+                    best = np.int64(3)
+                    bx = B._by_value(un, True)
+                    by = A.lowest_index(cv)
+                    bs = sm
+                    break
+        if best == 9:
+            break
+        cur ^= ONE << bx
+        oth ^= ONE << by
+        r += 1
+        if td > 0:  # the declarer's forced play: the led suit if he holds it, else a trump
+            if bs == TRUMPS or (follow & bs) == 0:
+                td -= 1
+            else:
+                left = popcount(dh & bs) - popcount(led & bs) - 1  # his cards of the suit after this trick
+                if left == 0:
+                    follow &= ~bs
+                led |= ONE << bx
+        if best >= 2:  # the partner took the trick: he leads the next one
+            t = cur
+            cur = oth
+            oth = t
+    k = n - r
+    if k == 0:
+        return np.int64(0)
+    if k == 1:
+        x = A.lowest_index(cur)
+        y = A.lowest_index(oth)
+        sm = A.SUIT_OF_CARD[x]
+        best = np.int64(0)
+        m = dh
+        while m != 0:
+            c = A.lowest_index(m)
+            m &= m - ONE
+            if A.winning_card((ONE << x) | (ONE << y) | (ONE << c), sm, TRUMPS) == c:
+                best = max(best, VALUES[x] + VALUES[y] + VALUES[c] - 2)
+        return best
+    return _ref_value_sum(cur | oth) + B._k_sum(dh, k, True) - 2 * k
+
+
+@njit(cache=True)
+def _ref_declarer_run(dh, h1, h2):
+    """The earlier ``declarer_run`` (the safe plain lead found by a loop over cards)."""
+    other = h1 | h2
+    ttop = TRUMPS & B._above(other & TRUMPS)
+    ptop = np.int64(0)
+    for g in range(1, 5):
+        sm = B.SUITS[g]
+        ptop |= sm & B._above(other & sm)
+    t1 = popcount(h1 & TRUMPS)
+    t2 = popcount(h2 & TRUMPS)
+    led = np.int64(0)
+    cur = dh
+    r = np.int64(0)
+    v = np.int64(0)
+    while cur != 0:
+        x = np.int64(-1)
+        if t1 == 0 and t2 == 0:
+            safe_t = cur & TRUMPS
+        else:
+            safe_t = cur & ttop
+        if safe_t != 0 and (t1 > 0 or t2 > 0):
+            x = A.highest_index(safe_t)
+        else:
+            m = cur & ptop
+            while m != 0:
+                c = A.lowest_index(m)
+                m &= m - ONE
+                sm = A.SUIT_OF_CARD[c]
+                nl = popcount(led & sm)
+                if (t1 == 0 or popcount(h1 & sm) > nl) and (t2 == 0 or popcount(h2 & sm) > nl):
+                    x = A.highest_index(cur & ptop & sm)
+                    break
+            if x < 0 and safe_t != 0:
+                x = A.highest_index(safe_t)
+        if x < 0:
+            break
+        b = ONE << x
+        cur ^= b
+        led |= b
+        if x < 22:  # a trump lead: each defender holding trumps follows with one
+            if t1 > 0:
+                t1 -= 1
+            if t2 > 0:
+                t2 -= 1
+        r += 1
+        v += VALUES[x]
+    if r == 0:
+        return np.int64(0)
+    return v + B._k_sum(h1, r, False) + B._k_sum(h2, r, False) - 2 * r
+
+
+def test_strategy_runs_match_the_earlier_loops():
+    """``defender_run`` (last trick by a beat mask, ``_value_sum`` by bit planes; hands of equal sizes, as its
+    callers pass them) and ``declarer_run`` (the safe plain lead found per suit; equal and unequal sizes) equal
+    the earlier loops on 30000 random hand triples, four seatings each; ``_value_sum`` equals the per-class sum."""
+    rng = np.random.default_rng(17)
+    for i in range(30000):
+        h = _hands(rng)
+        if i % 2 == 0:  # equal sizes
+            n = min(popcount(x) for x in h)
+            h = [np.int64(_low(int(x), n)) for x in h]
+        for a, b, c in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1)):
+            if i % 2 == 0:  # the last trick reads one card of each defender: equal sizes only
+                assert B.defender_run(h[a], h[b], h[c]) == _ref_defender_run(h[a], h[b], h[c]), (h, a, b, c)
+            assert B.declarer_run(h[a], h[b], h[c]) == _ref_declarer_run(h[a], h[b], h[c]), (h, a, b, c)
+        assert B._value_sum(h[0] | h[1]) == _ref_value_sum(h[0] | h[1])
+
+
+def _low(x, n):
+    """The ``n`` lowest cards of the mask ``x``."""
+    out = 0
+    while n > 0 and x:
+        b = x & -x
+        out |= b
+        x ^= b
+        n -= 1
+    return out

@@ -29,6 +29,10 @@ VALUES = CARD_VALUES
 # the five suits: trumps, then the four plain suits (each a contiguous index range in rank order)
 SUITS = np.array([TRUMPS, SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], dtype=np.int64)
 BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v in range(6)], dtype=np.int64)
+# ``value - 1`` of every card in three bit planes (bits 0, 1, 2 of it): its sum over a mask is three popcounts
+EX1 = np.int64(sum(1 << c for c in range(54) if (int(CARD_VALUES[c]) - 1) & 1))
+EX2 = np.int64(sum(1 << c for c in range(54) if (int(CARD_VALUES[c]) - 1) & 2))
+EX4 = np.int64(sum(1 << c for c in range(54) if (int(CARD_VALUES[c]) - 1) & 4))
 
 
 @njit(cache=True, inline="always")
@@ -51,11 +55,8 @@ def _by_value(m, top):
 
 @njit(cache=True, inline="always")
 def _value_sum(m):
-    """The sum of the counting values of the cards of ``m``."""
-    s = np.int64(0)
-    for v in range(1, 6):
-        s += v * popcount(m & BY_VALUE[v])
-    return s
+    """The sum of the counting values of the cards of ``m``: one per card plus ``value - 1`` by bit planes."""
+    return popcount(m) + popcount(m & EX1) + 2 * popcount(m & EX2) + 4 * popcount(m & EX4)
 
 
 @njit(cache=True, inline="always")
@@ -210,15 +211,14 @@ def defender_run(lh, ph, dh):
     if k == 1:
         x = lowest_index(cur)
         y = lowest_index(oth)
-        sm = SUIT_OF_CARD[x]
-        best = np.int64(0)
-        m = dh
-        while m != 0:
-            c = lowest_index(m)
-            m &= m - ONE
-            if winning_card((ONE << x) | (ONE << y) | (ONE << c), sm, TRUMPS) == c:
-                best = max(best, VALUES[x] + VALUES[y] + VALUES[c] - 2)
-        return best
+        # his cards that beat the better of the two: a trump above it (any trump when it is plain, then of the
+        # led suit), or a higher card of the led suit; his most valuable such card (a trick is worth at least 1)
+        w = winning_card((ONE << x) | (ONE << y), SUIT_OF_CARD[x], TRUMPS)
+        above_w = ~((ONE << (w + 1)) - ONE)
+        beat = dh & (TRUMPS & above_w if w < 22 else TRUMPS | (SUIT_OF_CARD[w] & above_w))
+        if beat == 0:
+            return np.int64(0)
+        return VALUES[x] + VALUES[y] + VALUES[_by_value(beat, True)] - 2
     return _value_sum(cur | oth) + _k_sum(dh, k, True) - 2 * k
 
 
@@ -256,13 +256,13 @@ def declarer_run(dh, h1, h2):
             x = highest_index(safe_t)
         else:
             m = cur & ptop
-            while m != 0:
-                c = lowest_index(m)
-                m &= m - ONE
-                sm = SUIT_OF_CARD[c]
+            for g in range(1, 5):  # the plain suits in index order (the suit of the lowest such card first)
+                sm = SUITS[g]
+                if (m & sm) == 0:
+                    continue
                 nl = popcount(led & sm)
                 if (t1 == 0 or popcount(h1 & sm) > nl) and (t2 == 0 or popcount(h2 & sm) > nl):
-                    x = highest_index(cur & ptop & sm)
+                    x = highest_index(m & sm)
                     break
             if x < 0 and safe_t != 0:
                 x = highest_index(safe_t)

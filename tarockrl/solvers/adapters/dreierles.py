@@ -778,13 +778,18 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
     take_max = p3 == d  # the declarer maximises his points, the defenders minimise them
     inf = np.int64(1) << np.int64(40)
     best = -inf if take_max else inf
+    # the better of the two cards and the cards that beat it (a higher trump; when it is plain, so of the led
+    # suit, any trump or a higher card of the led suit): the winner per third card without ``winning_card``
+    w2 = winning_card(two, led, TRUMPS)
+    ws2 = s0 if w2 == t0 else (s0 + 1) % 3
+    above_w = ~((ONE << (w2 + ONE)) - ONE)
+    beats = TRUMPS & above_w if ((ONE << w2) & TRUMPS) != 0 else TRUMPS | (led & above_w)
     m = legal
     while m != 0:
         c = lowest_index(m)
         m &= m - ONE
         b = ONE << c
-        w = winning_card(two | b, led, TRUMPS)
-        ws = s0 if w == t0 else ((s0 + 1) % 3 if w == t1 else p3)
+        ws = p3 if (b & beats) != 0 else ws2
         g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
         if lower:
             g += _start_lo(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
