@@ -355,3 +355,112 @@ def test_sure_trump_tricks_count_the_cards_they_capture(options):
                 rest = int(pile_points(h[0] | h[1] | h[2], opts))
                 tighter[1] += hi < rest - scale * int(A._sure(theirs, mine, np.int64(2), True))
     assert min(tighter) >= 10 or not A.SURE_FOLLOWERS, tighter
+
+
+
+def _bonus_descents(game, seeds, count, rng_seed, lefts):
+    """Random descents from the whole benchmark deals ``seeds`` to ``lefts`` tricks left, at any card of a trick,
+    with the Pfeife still in a hand."""
+    from tarockrl.solvers.bench import _position
+
+    out = []
+    for seed in seeds:
+        base = _position(game, seed, 16)
+        for i in range(count):
+            rng = random.Random(rng_seed + 1000 * seed + i)
+            left = rng.choice(lefts)
+            trick_n = rng.randrange(3)
+            s = base.clone()
+            while not s.is_terminal() and (16 - s._row[DL.TRICK_NO] > left or s._row[DL.TRICK_N] != trick_n):
+                s.apply_action(rng.choice(s.legal_actions()))
+            if s.is_terminal() or not any(s._row[DL.HAND + x] & 1 for x in range(3)):
+                continue
+            out.append(s)
+    return out
+
+
+def _bonus_deals(game, count):
+    """Random deals (random auctions and play, no Räuber) to 3 tricks left, at any card of a trick, with the Pfeife
+    still in a hand: of ``count`` deals, those that get there."""
+    out = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        s = game.new_initial_state(seed=seed)
+        trick_n = rng.randrange(3)
+        while not s.is_terminal() and not (s._row[DL.PHASE] == DL.PLAY and 16 - s._row[DL.TRICK_NO] <= 3
+                                           and s._row[DL.TRICK_N] == trick_n):
+            s.apply_action(rng.choice(s.legal_actions()))
+        if s.is_terminal() or s._row[DL.RAEUBER] or not any(s._row[DL.HAND + x] & 1 for x in range(3)):
+            continue
+        out.append(s)
+    return out
+
+
+def _ends(k, s, opts, memo):
+    """Every end of play below ``s``: the set of (the declarer's final pile points, the end's value for seat 0, for
+    seat 1, for seat 2)."""
+    key = bytes(s._row)
+    if key in memo:
+        return memo[key]
+    if s.is_terminal():
+        end = s._row
+        out = {(int(k.apast(end, opts)), *(int(k.minimax_plain(end.copy(), opts, np.int64(r), np.int64(0)))
+                                            for r in range(3)))}
+    else:
+        out = set()
+        for a in s.legal_actions():
+            c = s.clone()
+            c.apply_action(a)
+            out |= _ends(k, c, opts, memo)
+    memo[key] = out
+    return out
+
+
+def _check_bonus_ranges(k, s, opts, memo):
+    """Checks ``bonus_range`` at ``s`` and every node below it where the Pfeife is still in a hand: every end of
+    play below the node ends with a bonus (its value less the node's ``gtable`` of its points) within the range.
+    Returns (nodes checked, nodes where an end reaches a non-zero end of the range)."""
+    checked = extreme = 0
+    row = s._row
+    if not s.is_terminal() and any(row[DL.HAND + x] & 1 for x in range(3)):
+        ends = _ends(k, s, opts, memo)
+        for root in range(3):
+            lo, hi = (int(x) for x in k.bonus_range(row, opts, np.int64(root)))
+            gt = np.zeros(k.GT_LEN, dtype=np.int64)
+            k.gtable(row, opts, np.int64(root), np.int64(0), gt)
+            bs = {e[1 + root] - int(gt[e[0]]) for e in ends}
+            assert lo <= min(bs) and max(bs) <= hi, (lo, sorted(bs), hi)
+            checked += 1
+            extreme += (lo != 0 and lo in bs) + (hi != 0 and hi in bs)
+        for a in s.legal_actions():
+            c = s.clone()
+            c.apply_action(a)
+            n1, n2 = _check_bonus_ranges(k, c, opts, memo)
+            checked += n1
+            extreme += n2
+    return checked, extreme
+
+
+@pytest.mark.parametrize("options", [{}, {"pfeife_defender_loss_scores_declarer": False,
+                                          "knock_doubles_bonuses": True}], ids=["default", "pfeife-options"])
+def test_bonus_range_contains_every_bonus_of_every_play(options):
+    """``bonus_range`` is a range over every play (it is combined with minimax bounds on the points): at random
+    descents from whole benchmark deals with the Pfeife in a hand (3 tricks left, any card of a trick) and at every
+    node below them with the Pfeife in a hand, every end of play (all of them enumerated) ends with a bonus within
+    the range. Counts the nodes where the rules of ``PFB_SURE_WIN`` narrow the range, so that the test is not
+    trivial."""
+    game = tarockrl.make_game("dreierles", **options)
+    opts = game.encoded_options
+    k = solver_for("dreierles").kernels
+    checked = extreme = narrowed = 0
+    memo = {}
+    for s in [*_bonus_descents(game, (4, 8, 10, 11, 13, 17, 19), 80, 17, (3,)), *_bonus_deals(game, 3000)]:
+        n1, n2 = _check_bonus_ranges(k, s, opts, memo)
+        checked += n1
+        extreme += n2
+        row = s._row
+        d = int(row[DL.DECLARER])
+        holder = [x for x in range(3) if row[DL.HAND + x] & 1][0]
+        others = sum(int(row[DL.HAND + x]) for x in range(3) if x != holder)
+        narrowed += (others & TRUMPS) == 0 or (holder != d and (row[DL.HAND + d] & TRUMPS) == 0)
+    assert checked >= 10000 and extreme >= 1000 and narrowed >= 50, (checked, extreme, narrowed)
