@@ -1011,9 +1011,6 @@ def _trumps_only(hand):
 # ``bonus_range``: a Pfeife that no other seat can beat in the 16th trick (no other seat holds a trump) cannot lose
 # it; a declarer without trumps cannot beat a defender's Pfeife
 PFB_SURE_WIN = True
-# ``bonus_range``: a holder who may play only the Pfeife to the current trick (before the 16th) loses the bonus (sound,
-# but off: seed 13 went from 15.8M to over 40M nodes, the others gained 0-3 %)
-PFB_FORCED = False
 
 
 @njit(cache=True)
@@ -1035,12 +1032,6 @@ def bonus_range(row, opts, root):
             holder = s
     if holder < 0 and row[L.TRICK_NO] < 15:  # in the current trick, not the last one: the bonus is decided
         return np.int64(0), np.int64(0)
-    if PFB_FORCED and holder >= 0 and row[L.TRICK_NO] < 15 and row[L.TRICK_N] > 0:
-        # the holder is still to play to this trick (not the 16th) and may play only the Pfeife (it is his one
-        # trump, and the led suit is trumps or one he lacks): it falls now, before the 16th trick
-        if (holder - row[L.LEADER]) % 3 >= row[L.TRICK_N]:
-            if (_legal_m(row[L.HAND + holder], SUIT_OF_CARD[row[L.TRICK_CARD]]) & ~PFEIFE) == 0:
-                return np.int64(0), np.int64(0)
     defender_holds = holder >= 0 and holder != d
     # a seat whose hand (before the 16th trick) holds trumps only plays a trump to the 16th trick, which beats
     # the Pfeife (the lowest trump): then the Pfeife cannot win the 16th trick for the other side
