@@ -192,16 +192,13 @@ def gen(row, opts, moves, reps, merge):
 
 
 @njit(cache=True, inline="always")
-def rollout_hint(row, opts, action, root):
-    """Static score of a card play from the trick and the cards in play only (``trick_hint`` when following,
-    ``lead_hint`` on a lead): the PIMC heuristic rollouts' card choice (tarockrl/agents/pimc_rollouts.py) and
-    the base of the solver's :func:`hint`."""
+def hint_ctx(row, opts, root):
+    """What :func:`hint` reads of a node, for every move alike: on a lead the cards in play; when following the
+    trick's cards, the led suit, whether the trick's winner is on the mover's side, and second to play the third
+    seat's hand when he is an opponent (else -1)."""
     n = row[L.TRICK_N]
     if n == 0:
-        c = action - L.A_PLAY
-        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-        return lead_hint(c, rem, SUIT_OF_CARD[c], VALUES[c])
-    c = action - L.A_PLAY
+        return row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1)
     trick = np.int64(0)
     for i in range(n):
         trick |= ONE << row[L.TRICK_CARD + i]
@@ -211,9 +208,26 @@ def rollout_hint(row, opts, action, root):
     for i in range(n):
         if row[L.TRICK_CARD + i] == w:
             pos = i
-    wseat = (row[L.LEADER] + pos) % 3
-    partner = side(row, wseat, root) == side(row, row[L.CUR], root)
-    return trick_hint(c, trick, led, TRUMPS, partner, VALUES[c])
+    me = row[L.CUR]
+    partner = np.int64(1) if side(row, (row[L.LEADER] + pos) % 3, root) == side(row, me, root) else np.int64(0)
+    h3 = np.int64(-1)
+    if n == 1:
+        third = (me + 1) % 3
+        if side(row, third, root) != side(row, me, root):
+            h3 = row[L.HAND + third]
+    return trick, led, partner, h3
+
+
+@njit(cache=True, inline="always")
+def rollout_hint(row, opts, action, root):
+    """Static score of a card play from the trick and the cards in play only (``trick_hint`` when following,
+    ``lead_hint`` on a lead): the PIMC heuristic rollouts' card choice (tarockrl/agents/pimc_rollouts.py) and
+    the base of the solver's :func:`hint`."""
+    c = action - L.A_PLAY
+    trick, led, partner, _ = hint_ctx(row, opts, root)  # on a lead ``trick`` is the cards in play
+    if row[L.TRICK_N] == 0:
+        return lead_hint(c, trick, SUIT_OF_CARD[c], VALUES[c])
+    return trick_hint(c, trick, led, TRUMPS, partner != 0, VALUES[c])
 
 
 @njit(cache=True, inline="always")
@@ -240,33 +254,6 @@ def hint(row, opts, action, root):
 # the search scores the moves of a node with ``hint_at`` and what ``hint_ctx`` computes once per node (the same
 # scores as ``hint``; the trick's winner and the sides are not recomputed per move)
 HINT_CTX = True
-
-
-@njit(cache=True, inline="always")
-def hint_ctx(row, opts, root):
-    """What :func:`hint` reads of a node, for every move alike: on a lead the cards in play; when following the
-    trick's cards, the led suit, whether the trick's winner is on the mover's side, and second to play the third
-    seat's hand when he is an opponent (else -1)."""
-    n = row[L.TRICK_N]
-    if n == 0:
-        return row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1)
-    trick = np.int64(0)
-    for i in range(n):
-        trick |= ONE << row[L.TRICK_CARD + i]
-    led = SUIT_OF_CARD[row[L.TRICK_CARD]]
-    w = winning_card(trick, led, TRUMPS)
-    pos = 0
-    for i in range(n):
-        if row[L.TRICK_CARD + i] == w:
-            pos = i
-    me = row[L.CUR]
-    partner = np.int64(1) if side(row, (row[L.LEADER] + pos) % 3, root) == side(row, me, root) else np.int64(0)
-    h3 = np.int64(-1)
-    if n == 1:
-        third = (me + 1) % 3
-        if side(row, third, root) != side(row, me, root):
-            h3 = row[L.HAND + third]
-    return trick, led, partner, h3
 
 
 @njit(cache=True, inline="always")
