@@ -149,11 +149,15 @@ def sure_trumps(own, other, cap, pairs, five):
 
 
 @njit(cache=True, inline="always")
-def _cash_run(own, a, b, opp, suits, values, a_free, b_free, followers):
-    """The one loop of :func:`cash_tops` (no flags, top cards only) and :func:`cash_tops_followed` (with
-    ``followers`` the followers' forced cards counted too): per plain suit, the tricks the leader's side runs
-    with its cards above all of ``opp``'s, and their least value."""
-    v = np.int64(0)
+def cash_cards(own, a, b, opp, suits, a_free, b_free, followers):
+    """The one loop of :func:`cash_tops`, :func:`cash_tops_followed` and the Dreierles adapter's bit-plane
+    version: per plain suit (``suits``), the tricks the leader's side runs with its cards above all of ``opp``'s
+    while both other seats must follow (a flag set: that seat may be void). Returns the number of tricks ``k``
+    and the cards they are counted with: the ``k`` highest top cards per suit and, with ``followers``, each
+    follower's ``k`` lowest cards of the suit (a trick's least value is then ``k`` plus the sum of ``value - 1``
+    over these cards, since the hands are disjoint)."""
+    n = np.int64(0)
+    counted = np.int64(0)
     for s in range(suits.shape[0]):
         sm = suits[s]
         mine = own & sm
@@ -163,7 +167,9 @@ def _cash_run(own, a, b, opp, suits, values, a_free, b_free, followers):
         sb = b & sm
         if (sa == 0 and not a_free) or (sb == 0 and not b_free):
             continue
-        top = mine & ~((ONE << (highest_index(opp & sm) + 1)) - ONE)
+        top = mine & ~((ONE << (highest_index(opp & sm) + ONE)) - ONE)
+        if top == 0:
+            continue
         k = popcount(top)
         if sa != 0 and not a_free:
             k = min(k, popcount(sa))
@@ -171,21 +177,26 @@ def _cash_run(own, a, b, opp, suits, values, a_free, b_free, followers):
             k = min(k, popcount(sb))
         if k == 0:
             continue
+        drop = popcount(top) - k
+        while drop > 0:  # the k highest top cards
+            top &= top - ONE
+            drop -= 1
+        counted |= top
         if followers:
-            la = low_cards(sa, k)
-            lb = low_cards(sb, k)
-            for who in range(2):
-                m = la if who == 0 else lb
-                while m != 0:
-                    c = lowest_index(m)
-                    m &= m - ONE
-                    v += values[c] - 1
-        kk = k
-        while kk > 0:
-            c = highest_index(top)
-            top ^= ONE << c
-            v += values[c]
-            kk -= 1
+            counted |= low_cards(sa, k) | low_cards(sb, k)
+        n += k
+    return n, counted
+
+
+@njit(cache=True, inline="always")
+def _cash_run(own, a, b, opp, suits, values, a_free, b_free, followers):
+    """:func:`cash_cards` valued by ``values``: ``k`` plus ``value - 1`` per counted card."""
+    n, m = cash_cards(own, a, b, opp, suits, a_free, b_free, followers)
+    v = n
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        v += values[c] - 1
     return v
 
 

@@ -81,11 +81,11 @@ from tarockrl.games.dreierles.rules import (
 )
 from tarockrl.solvers._bits import pext
 from tarockrl.solvers._common import (
+    cash_cards,
     cash_tops_followed,
     gen_merged,
     hmix,
     lead_hint,
-    low_cards,
     third_overtakes,
     trick_hint,
     trumpless_run,
@@ -442,30 +442,8 @@ def _sure(own, other, cap, pairs):
 def _cash_f(own, a, b, opp, a_free, b_free):
     """``cash_tops_followed(own, a, b, opp, PLAIN_SUITS, VALUES, a_free, b_free)`` with the values summed by bit
     planes (``_excess``) instead of per card (the same result)."""
-    v = np.int64(0)
-    for s in range(4):
-        sm = PLAIN_SUITS[s]
-        mine = own & sm
-        if mine == 0:
-            continue
-        sa = a & sm
-        sb = b & sm
-        if (sa == 0 and not a_free) or (sb == 0 and not b_free):
-            continue
-        top = mine & ~((ONE << (highest_index(opp & sm) + ONE)) - ONE)
-        if top == 0:
-            continue
-        k = popcount(top)
-        if sa != 0 and not a_free:
-            k = min(k, popcount(sa))
-        if sb != 0 and not b_free:
-            k = min(k, popcount(sb))
-        drop = popcount(top) - k
-        while drop > 0:  # the k highest top cards
-            top &= top - ONE
-            drop -= 1
-        v += k + _excess(top | low_cards(sa, k) | low_cards(sb, k))
-    return v
+    n, m = cash_cards(own, a, b, opp, PLAIN_SUITS, a_free, b_free, True)
+    return n + _excess(m)
 
 
 BY_VALUE = np.array([sum(1 << c for c in range(54) if CARD_VALUES[c] == v) for v in range(6)], dtype=np.int64)
