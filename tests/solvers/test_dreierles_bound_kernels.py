@@ -395,3 +395,147 @@ def _low(x, n):
         x ^= b
         n -= 1
     return out
+
+
+# ---- kern11: the look-ahead skips cards equivalent to the previous one ------------------------------------------
+
+
+@njit(cache=True)
+def _ref_third_m_all(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
+    """The earlier ``_third_m`` verbatim (``STRATEGY_LEAVES`` 0; the winner by the beat mask): every legal card's
+    child bound computed."""
+    led = A.SUIT_OF_CARD[t0]
+    two = (ONE << t0) | (ONE << t1)
+    sc = A._scale(opts)
+    base = VALUES[t0] + VALUES[t1] - 2
+    take_max = p3 == d
+    inf = np.int64(1) << np.int64(40)
+    best = -inf if take_max else inf
+    w2 = A.winning_card(two, led, TRUMPS)
+    ws2 = s0 if w2 == t0 else (s0 + 1) % 3
+    above_w = ~((ONE << (w2 + ONE)) - ONE)
+    beats = TRUMPS & above_w if ((ONE << w2) & TRUMPS) != 0 else TRUMPS | (led & above_w)
+    m = legal
+    while m != 0:
+        c = A.lowest_index(m)
+        m &= m - ONE
+        b = ONE << c
+        ws = p3 if (b & beats) != 0 else ws2
+        g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
+        if lower:
+            g += A._start_lo(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+        else:
+            g += A._start_hi_static(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
+        if take_max:
+            if g > best:
+                best = g
+                if best >= stop:
+                    return best
+        elif g < best:
+            best = g
+            if best <= stop:
+                return best
+    return best
+
+
+@njit(cache=True)
+def _ref_second_win(row, opts, lower, alpha, beta):
+    """The earlier ``_second_win`` verbatim, over ``_ref_third_m_all``: every legal second card tried."""
+    d = row[A.L.DECLARER]
+    p2 = row[A.L.CUR]
+    p3 = (p2 + 1) % 3
+    t0 = row[A.L.TRICK_CARD]
+    led = A.SUIT_OF_CARD[t0]
+    ha = row[A.L.HAND]
+    hb = row[A.L.HAND + 1]
+    hc = row[A.L.HAND + 2]
+    h3 = ha if p3 == 0 else (hb if p3 == 1 else hc)
+    l3 = A._legal_m(h3, led)
+    take_max = p2 == d
+    inf = np.int64(1) << np.int64(40)
+    best = -inf if take_max else inf
+    m = A._legal_m(row[A.L.HAND + p2], led)
+    while m != 0:
+        c = A.lowest_index(m)
+        m &= m - ONE
+        b = ONE << c
+        if take_max:
+            stop = max(best, alpha)
+        elif p3 == d:
+            stop = min(best, beta)
+        else:
+            stop = alpha
+        g = _ref_third_m_all(ha & ~b, hb & ~b, hc & ~b, t0, c, row[A.L.LEADER], p3, l3, d, lower, opts, stop)
+        if take_max:
+            if g > best:
+                best = g
+                if best >= beta:
+                    return best
+        elif g < best:
+            best = g
+            if best <= alpha:
+                return best
+    return best
+
+
+def _follow_heavy(rng, k, n):
+    """``k`` cards (a trick's cards first) and three hands of ``n`` each, drawn so that the seats often hold runs
+    of a suit (the cases where equivalent cards occur): the cards are taken suit by suit in random blocks."""
+    order = [int(c) for c in rng.permutation(54)]
+    if rng.random() < 0.6:  # block-shuffle: runs of adjacent cards go to one seat
+        cuts = [0]
+        while cuts[-1] < 54:
+            cuts.append(min(54, cuts[-1] + int(rng.integers(2, 6))))
+        blocks = [list(range(a, b)) for a, b in zip(cuts, cuts[1:])]
+        rng.shuffle(blocks)
+        order = [c for blk in blocks for c in blk]
+    return order[:k], [np.int64(sum(1 << c for c in order[k + i * n:k + (i + 1) * n])) for i in range(3)]
+
+
+def test_third_m_and_second_win_skip_only_equivalent_cards():
+    """``_third_m`` and ``_second_win`` (which skip a legal card equivalent to the previous one, ``_same_class``)
+    equal the earlier loops over every legal card on 20000 random positions each, both bounds, both counting
+    methods, with and without a stop (``_third_m``) or window (``_second_win``); the positions often give the seats
+    runs of adjacent cards, where the skipping happens."""
+    assert A.STRATEGY_LEAVES == 0 and A.SKIP_EQUIVALENT
+    inf = np.int64(1) << np.int64(40)
+    row = np.zeros(A.L.STATE_LEN, np.int64)
+    skipped = 0
+    for options in ({}, {"counting_method": "exact_thirds"}):
+        opts = tarockrl.make_game("dreierles", **options).encoded_options
+        rng = np.random.default_rng(23 + len(options))
+        for _ in range(10000):
+            n = int(rng.integers(1, 16))
+            (t0, t1), h = _follow_heavy(rng, 2, n)
+            t0, t1 = np.int64(t0), np.int64(t1)
+            s0 = int(rng.integers(3))
+            p3 = (s0 + 2) % 3
+            d = int(rng.integers(3))
+            legal = A._legal_m(h[p3], A.SUIT_OF_CARD[t0])
+            for lower in (True, False):
+                for stop in (inf if p3 == d else -inf, np.int64(rng.integers(0, 60))):
+                    got = A._third_m(h[0], h[1], h[2], t0, t1, s0, p3, legal, d, lower, opts, stop)
+                    ref = _ref_third_m_all(h[0], h[1], h[2], t0, t1, s0, p3, legal, d, lower, opts, stop)
+                    assert got == ref, (h, t0, t1, s0, d, lower, stop)
+            # a second-card position: the leader's card t0 played, seat p2 to move
+            (t0,), h = _follow_heavy(rng, 1, n)
+            s0 = int(rng.integers(3))
+            p2 = (s0 + 1) % 3
+            h[s0] &= h[s0] - 1  # the leader has played one card more
+            row[:] = 0
+            for s in range(3):
+                row[A.L.HAND + s] = h[s]
+            row[A.L.TRICK_CARD] = t0
+            row[A.L.TRICK_N] = 1
+            row[A.L.LEADER] = s0
+            row[A.L.CUR] = p2
+            row[A.L.DECLARER] = int(rng.integers(3))
+            cs = [c for c in range(54) if (int(A._legal_m(h[p2], A.SUIT_OF_CARD[t0])) >> c) & 1]
+            rem = h[0] | h[1] | h[2] | (ONE << np.int64(t0))
+            skipped += sum(1 for p, c in zip(cs, cs[1:]) if A._same_class(np.int64(p), np.int64(c), rem))
+            for lower in (True, False):
+                t = np.int64(rng.integers(0, 60))
+                for a, b in ((-inf, inf), (t - 1, t), (t, t + 1)):
+                    got = A._second_win(row, opts, lower, a, b)
+                    assert got == _ref_second_win(row, opts, lower, a, b), (h, t0, s0, lower, a, b)
+    assert skipped > 1000  # the skipping is exercised

@@ -729,6 +729,24 @@ def _legal_m(hand, led):
     return hand
 
 
+# the look-ahead (``_third_m``, ``_second_win``) evaluates one card per class of equivalent cards only
+SKIP_EQUIVALENT = True
+
+
+@njit(cache=True, inline="always")
+def _same_class(prev, c, rem):
+    """Card ``c`` is equivalent to ``prev`` (the previous legal card, lower; -1 for none) for the look-ahead
+    bounds: same suit, same counting value and no card of ``rem`` (the cards still in play that matter) between
+    them. The positions after playing either then differ only by which of two cards adjacent in rank among the
+    cards in the hands is gone, so every trick-start bound is the same (``_start_lo``, ``_start_hi_static`` and
+    the strategy runs read the suits, the counting values and the rank order of the cards in the hands only; the
+    trumps worth 5 are the Pfeife, XXI and Stieß by their value). The caller makes sure the trick's winner is
+    the same too. Then the child's bound equals the previous one's, and skipping it changes neither a minimum, a
+    maximum nor where the loop stops."""
+    return prev >= 0 and ((SUIT_OF_CARD[c] >> prev) & ONE) != 0 and VALUES[c] == VALUES[prev] and (
+        rem & ((ONE << c) - (ONE << (prev + ONE)))) == 0
+
+
 @njit(cache=True)
 def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
     """``_third`` from masks: the hands (seat 0, 1, 2), the trick's two cards ``t0``, ``t1`` led by ``s0``, the
@@ -749,10 +767,18 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
     ws2 = s0 if w2 == t0 else (s0 + 1) % 3
     above_w = ~((ONE << (w2 + ONE)) - ONE)
     beats = TRUMPS & above_w if ((ONE << w2) & TRUMPS) != 0 else TRUMPS | (led & above_w)
+    rem = ha | hb | hc
+    prev = np.int64(-1)
     m = legal
     while m != 0:
         c = lowest_index(m)
         m &= m - ONE
+        # equivalent to the previous card (the trick cards between them do not matter once the trick is over,
+        # but both must win the trick or neither)
+        same = SKIP_EQUIVALENT and _same_class(prev, c, rem) and ((beats >> c) & ONE) == ((beats >> prev) & ONE)
+        prev = c
+        if same:
+            continue  # the same child bound as the previous card's (``_same_class``)
         b = ONE << c
         ws = p3 if (b & beats) != 0 else ws2
         g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
@@ -820,10 +846,17 @@ def _second_win(row, opts, lower, alpha, beta):
     take_max = p2 == d
     inf = np.int64(1) << np.int64(40)
     best = -inf if take_max else inf
+    rem = ha | hb | hc | (ONE << t0)
+    prev = np.int64(-1)
     m = _legal_m(row[L.HAND + p2], led)
     while m != 0:
         c = lowest_index(m)
         m &= m - ONE
+        # (the led card between them would make the trick's winner differ for some third card)
+        same = SKIP_EQUIVALENT and _same_class(prev, c, rem)
+        prev = c
+        if same:
+            continue  # the same ``_third_m`` as the previous card's (``_same_class``)
         b = ONE << c
         # the third seat's loop stops at ``stop`` (a maximum reaching it, or a minimum falling to it)
         if take_max:  # a defender plays third (minimises)
