@@ -399,12 +399,17 @@ def _kills_kf(killers, targets, cap):
     """``(kills(killers, targets, cap), kills(killers, targets & FIVE_TRUMPS, cap))`` (``_common.kills``) in one
     pass over the killers only: the greedy scan from the highest trump down gives each killer ``cap`` more and
     the targets between it and the next killer below take ``min(available, their number)`` (the same matching;
-    the targets above the highest killer stay unmatched)."""
+    the targets above the highest killer stay unmatched). The killers below the lowest target match nothing (they
+    are left out: the lowest killer kept takes every target below it), and without targets worth 5 the second
+    count is 0."""
     n = np.int64(0)
     nf = np.int64(0)
+    if targets == 0:
+        return n, nf
     avail = np.int64(0)
     availf = np.int64(0)
-    kl = killers
+    tf = targets & FIVE_TRUMPS
+    kl = killers & ~(((targets & -targets) << ONE) - ONE)
     while kl != 0:
         c = highest_index(kl)
         kl ^= ONE << c
@@ -413,10 +418,11 @@ def _kills_kf(killers, targets, cap):
         x = min(avail, popcount(seg))
         avail -= x
         n += x
-        availf += cap
-        x = min(availf, popcount(seg & FIVE_TRUMPS))
-        availf -= x
-        nf += x
+        if tf != 0:
+            availf += cap
+            x = min(availf, popcount(seg & tf))
+            availf -= x
+            nf += x
     return n, nf
 
 
