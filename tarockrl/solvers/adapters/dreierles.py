@@ -572,7 +572,7 @@ def _scale(opts):
     return np.int64(3) if opts[O_COUNTING] == 1 else np.int64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_lo(ha, hb, hc, leader, d, opts):
     """``afmin`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on lead: the declarer's sure
     top trumps (``_sure`` against the defenders' trumps) plus, when he leads, his plain top cards (``_cash``)."""
@@ -601,7 +601,7 @@ def _start_lo(ha, hb, hc, leader, d, opts):
     return v * _scale(opts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_hi_static(ha, hb, hc, leader, d, opts):
     """The static part of ``_start_hi`` at the start of a trick from the hands (seat 0, 1, 2) and the seat on
     lead: all points in play less the defenders' sure top trumps (``_sure``, pairs allowed) and, when a defender
