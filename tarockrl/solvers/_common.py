@@ -107,7 +107,8 @@ NO_BUDGET_ROUNDS = 0  # default ``BUDGET_ROUNDS``: no node budgets per move (els
 @njit(cache=True, inline="always")
 def no_budget_at(row):
     """Default ``budget_at``: ``(class, size)`` of a node for the budgeted rounds (read only with
-    ``BUDGET_ROUNDS``); class -1: never budgeted."""
+    ``BUDGET_ROUNDS``); class -1: never budgeted. The size must never grow from a node to its child (e.g. the
+    tricks or cards left)."""
     return np.int64(-1), np.int64(0)
 
 

@@ -263,6 +263,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
         if plain or bw < 0:
             bw = np.int64(0)
         fr[d0, F_DL] = INF
+    cdl = INF  # the current frame's deadline (``fr[d, F_DL]``)
     bb0 = bw & np.int64(0xFFFFFF)
     bsh = max((bw >> np.int64(24)) & np.int64(15), np.int64(1))
     bk = (bw >> np.int64(28)) & np.int64(255)
@@ -283,12 +284,13 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             if ctx[C_NODES] > ctx[C_MAX]:
                 ctx[C_ABORT] = 1
                 return np.int64(0)
-            if BUDGET_ROUNDS and ctx[C_NODES] > fr[d, F_DL]:  # a budget ran out: back to the frame that set the
+            if BUDGET_ROUNDS and ctx[C_NODES] > cdl:  # a budget ran out: back to the frame that set the
                 # shallowest one that ran out (its move stays open), nothing stored on the way
                 j = d0 + 1
                 while fr[j, F_DL] >= ctx[C_NODES]:
                     j += 1
                 d = j - 1
+                cdl = fr[d, F_DL]
                 mode = NEXT
                 continue
             if is_over(row):
@@ -461,31 +463,32 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             fr[d, F_MAX] = 1 if maximize else 0
             if BUDGET_ROUNDS:
                 fr[d, F_BUD] = 0
-                # the expected node type (a cut node: the side to move is expected to refute the window): the
-                # probe's root is (unless ``BW_ROOT_ALL``); a node whose parent's side moves keeps the parent's
-                # type; else the first child of a cut node is an all-node, every other child a cut node
-                cutx = np.int64(0) if bflags & BW_ROOT_ALL else np.int64(1)
-                if d > d0:
-                    cutx = np.int64(1)
-                    if fr[d - 1, F_MAX] == (1 if maximize else 0):
-                        cutx = fr[d - 1, F_CUTX]
-                    elif fr[d - 1, F_CUTX] != 0 and fr[d - 1, F_I] == 1:
-                        cutx = np.int64(0)
-                fr[d, F_CUTX] = cutx
-                if (bb0 > 0 and m > 1 and ((bflags & BW_NO_TTMOVE) == 0 or ttm < 0)
-                        and ((bflags & BW_CUT) == 0 or cutx != 0)):
+                if bb0 > 0:
                     bc, bs = budget_at(row)
-                    if bc >= 0 and (bcls >> bc) & 1 != 0 and bs >= bk:
-                        fr[d, F_BUD] = bb0
-                        fr[d, F_RND] = 0
-                        fr[d, F_PEND] = (np.int64(1) << m) - 1
+                    if bs >= bk:  # ``budget_at``'s size never grows along a path: every ancestor's type is known
+                        # the expected node type (a cut node: the side to move is expected to refute the window):
+                        # the probe's root is (unless ``BW_ROOT_ALL``); a node whose parent's side moves keeps the
+                        # parent's type; else the first child of a cut node is an all-node, every other a cut node
+                        cutx = np.int64(0) if bflags & BW_ROOT_ALL else np.int64(1)
+                        if d > d0:
+                            cutx = np.int64(1)
+                            if fr[d - 1, F_MAX] == (1 if maximize else 0):
+                                cutx = fr[d - 1, F_CUTX]
+                            elif fr[d - 1, F_CUTX] != 0 and fr[d - 1, F_I] == 1:
+                                cutx = np.int64(0)
+                        fr[d, F_CUTX] = cutx
+                        if (bc >= 0 and (bcls >> bc) & 1 != 0 and m > 1 and ((bflags & BW_NO_TTMOVE) == 0 or ttm < 0)
+                                and ((bflags & BW_CUT) == 0 or cutx != 0)):
+                            fr[d, F_BUD] = bb0
+                            fr[d, F_RND] = 0
+                            fr[d, F_PEND] = (np.int64(1) << m) - 1
             mode = NEXT
         if mode == NEXT:
             i = fr[d, F_I]
             go = i < fr[d, F_M] and fr[d, F_ALPHA] < fr[d, F_BETA]
             dl = INF
             if BUDGET_ROUNDS:
-                dl = fr[d, F_DL]
+                dl = cdl
                 if fr[d, F_BUD] > 0:  # the next open move of this round, else of the next round
                     pend = fr[d, F_PEND]
                     go = pend != 0 and fr[d, F_ALPHA] < fr[d, F_BETA]
@@ -516,6 +519,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     fr[d + 1, F_BETA] = fr[d, F_BETA]
                 if BUDGET_ROUNDS:
                     fr[d + 1, F_DL] = dl
+                    cdl = dl
                 d += 1
                 mode = ENTER
                 continue
@@ -591,8 +595,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             d -= 1
             v = ret
             a = moves[d, fr[d, F_I] - 1]
-            if BUDGET_ROUNDS and fr[d, F_BUD] > 0:  # the move is done
+            if BUDGET_ROUNDS and fr[d, F_BUD] > 0:  # the move is done; this frame's deadline again
                 fr[d, F_PEND] &= ~(np.int64(1) << (fr[d, F_I] - 1))
+                cdl = fr[d, F_DL]
             if fr[d, F_MAX] != 0:
                 if v > fr[d, F_BEST]:
                     fr[d, F_BEST] = v

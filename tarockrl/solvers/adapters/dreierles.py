@@ -152,9 +152,9 @@ def hist_slot(row):
 
 
 # budgeted rounds (the template's ``budget_word``) at the second card of the first four tricks (13 or more cards in
-# hand) where the node is expected to cut: move of rank i in round r gets 64 << (2r - 2i) nodes (measured, mixed:
-# whole deal seed 0 11.6M -> 5.8M nodes, seed 8 1.1M -> 1.6M; docs/solver_round_budget11.md)
-BUDGET_ROUNDS = budget_word(64, 2, 13, 2, int(BW_CUT), 2)
+# hand) where the node is expected to cut: the move of rank i gets 128 << (2r - 2i) nodes in round r (measured:
+# whole deals seed 0 11.6M -> 6.65M nodes, seed 14 25.6M -> 12.9M, others -5 % .. +18 %; docs/solver_round_budget11.md)
+BUDGET_ROUNDS = budget_word(128, 2, 13, 2, int(BW_CUT), 2)
 
 
 @njit(cache=True, inline="always")
