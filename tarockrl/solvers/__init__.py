@@ -148,6 +148,8 @@ class Solver:
         self._hist = np.zeros(self.kernels.HIST_LEN, dtype=np.int64)
         self._salt = itertools.count(1)
         self._lock = threading.Lock()
+        # the budgeted rounds' parameters (a ``budget_word``; -1 off), None: the adapter's ``BUDGET_ROUNDS``
+        self.budget_rounds: int | None = None
 
     def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
               merge: bool = True, table: bool = True, stats: np.ndarray | None = None,
@@ -187,6 +189,7 @@ class Solver:
             ctx[k.C_NOTT] = 0 if table else 1
             ctx[k.C_STATS] = 0 if stats is None else 1
             ctx[k.C_VONLY] = 1 if value_only else 0
+            ctx[k.C_BUDGET] = 0 if self.budget_rounds is None else self.budget_rounds
             self._hist[:] = 0
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)

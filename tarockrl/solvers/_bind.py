@@ -28,6 +28,7 @@ _OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip", "root_lev
              "afmin_need": "no_bound_need", "afmax_need": "no_bound_need", "SWEEP": "NO_SWEEP", "sweep": "no_sweep",
              "HINT_CTX": "NO_HINT_CTX", "hint_ctx": "no_hint_ctx", "hint_at": "no_hint_at",
              "HIST_BAND_SHIFT": "NO_HIST_BAND_SHIFT"}
+_OPTIONAL.update({"BUDGET_ROUNDS": "NO_BUDGET_ROUNDS", "budget_at": "no_budget_at"})  # budgeted rounds (budget11)
 
 
 def search_module(game_name: str) -> ModuleType:

@@ -87,6 +87,29 @@ NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the le
 NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``afmax`` are computed in full
 NO_HINT_CTX = False  # default ``HINT_CTX``: the search scores each move with the adapter's ``hint``
 NO_HIST_BAND_SHIFT = 0  # default ``HIST_BAND_SHIFT``: MTD(f) keeps the history table as it is after the band probes
+BW_NO_TTMOVE = np.int64(16)  # ``budget_word`` flag: budgeted rounds only at nodes without a table move
+BW_CUT = np.int64(32)  # ``budget_word`` flag: budgeted rounds only at nodes expected to cut (template ``_search``)
+BW_ROOT_ALL = np.int64(64)  # ``budget_word`` flag: a search's root is expected to be an all-node, not a cut node
+
+
+def budget_word(b0, shift, k, classes, flags=0, stagger=0):
+    """The budgeted rounds' parameters as one word (``ctx[C_BUDGET]``, the adapter's ``BUDGET_ROUNDS``): a node
+    whose adapter ``budget_at`` gives class ``c`` (bit ``c`` of ``classes`` set) and size at least ``k`` searches
+    its moves in rounds; round ``r`` gives the move of rank ``i`` (in the move order), while it is open, a node
+    budget of ``b0 << (shift * r - stagger * i)`` (not tried in the rounds where that is below ``b0``)."""
+    return (int(b0) | int(max(shift, 1)) << 24 | int(k) << 28 | (int(classes) | int(flags)) << 36
+            | int(stagger) << 44)
+
+
+NO_BUDGET_ROUNDS = 0  # default ``BUDGET_ROUNDS``: no node budgets per move (else a ``budget_word``)
+
+
+@njit(cache=True, inline="always")
+def no_budget_at(row):
+    """Default ``budget_at``: ``(class, size)`` of a node for the budgeted rounds (read only with
+    ``BUDGET_ROUNDS``); class -1: never budgeted. The size must never grow from a node to its child (e.g. the
+    tricks or cards left)."""
+    return np.int64(-1), np.int64(0)
 
 
 @njit(cache=True, inline="always")

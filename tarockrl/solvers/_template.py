@@ -36,10 +36,12 @@ from numba import njit
 
 from tarockrl.engine.bits import prefetch_read
 from tarockrl.solvers._bits import unmanaged
+from tarockrl.solvers._common import BW_CUT, BW_NO_TTMOVE, BW_ROOT_ALL, budget_word  # noqa: F401
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
 from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
 from tarockrl.solvers._common import NO_BOUND_NEED as BOUND_NEED  # noqa: F401
+from tarockrl.solvers._common import NO_BUDGET_ROUNDS as BUDGET_ROUNDS  # noqa: F401
 from tarockrl.solvers._common import NO_HINT_CTX as HINT_CTX  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_BAND_SHIFT as HIST_BAND_SHIFT  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
@@ -47,6 +49,7 @@ from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: 
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmin_need  # noqa: F401
+from tarockrl.solvers._common import no_budget_at as budget_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_at as hint_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_ctx as hint_ctx  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
@@ -88,7 +91,8 @@ INF = np.int64(1) << np.int64(40)
 # ctx slots
 (C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES,
  C_STATS, C_VONLY, C_BMOVE) = range(15)
-CTX_LEN = 15
+C_BUDGET = 15  # the budgeted rounds' parameters (``budget_word``; 0: the adapter's ``BUDGET_ROUNDS``, -1: off)
+CTX_LEN = 16
 # C_VONLY: the root's value and one best action only (no exact value of the other root actions);
 # C_BMOVE: set by ``_mtdf`` at the root, the best move of its last fail-high search (-1: none known)
 # search statistics per depth (``ctx[C_STATS]`` set; ``st`` is int64[MAX_DEPTH + 2, ST_LEN]): nodes entered, cut by
@@ -215,7 +219,9 @@ def _tt_key(row, opts, salt, add, semi):
 
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
 F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
-F_LEN = 14
+# budgeted rounds: node deadline, base budget, round, open moves, expected cut node
+F_DL, F_BUD, F_RND, F_PEND, F_CUTX = range(14, 19)
+F_LEN = 19
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 TT_COLS = 7  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt
@@ -246,6 +252,24 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     nv1 = np.int64(0)
     nk2 = -INF - 1
     nv2 = np.int64(0)
+    # budgeted rounds (``BUDGET_ROUNDS``, ``budget_word``): at selected nodes each move still open gets a node
+    # budget per round (``b0 << (bsh * round)``); a move whose subtree completes within it is done (the usual
+    # alpha-beta update), one whose subtree runs out is abandoned (unwound without storing anything for the
+    # frames in between; what completed deeper subtrees stored stays valid) and tried again in the next round.
+    # ``fr[d, F_DL]``: the node count at which the node at depth d runs out (nested: never later than its parent's)
+    bw = np.int64(0)
+    if BUDGET_ROUNDS:
+        bw = ctx[C_BUDGET]
+        if plain or bw < 0:
+            bw = np.int64(0)
+        fr[d0, F_DL] = INF
+    cdl = INF  # the current frame's deadline (``fr[d, F_DL]``)
+    bb0 = bw & np.int64(0xFFFFFF)
+    bsh = max((bw >> np.int64(24)) & np.int64(15), np.int64(1))
+    bk = (bw >> np.int64(28)) & np.int64(255)
+    bcls = (bw >> np.int64(36)) & np.int64(15)
+    bflags = (bw >> np.int64(36)) & np.int64(0xF0)
+    bst = (bw >> np.int64(44)) & np.int64(15)
     d = d0
     fr[d, F_ALPHA] = alpha
     fr[d, F_BETA] = beta
@@ -260,6 +284,15 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             if ctx[C_NODES] > ctx[C_MAX]:
                 ctx[C_ABORT] = 1
                 return np.int64(0)
+            if BUDGET_ROUNDS and ctx[C_NODES] > cdl:  # a budget ran out: back to the frame that set the
+                # shallowest one that ran out (its move stays open), nothing stored on the way
+                j = d0 + 1
+                while fr[j, F_DL] >= ctx[C_NODES]:
+                    j += 1
+                d = j - 1
+                cdl = fr[d, F_DL]
+                mode = NEXT
+                continue
             if is_over(row):
                 ret = leaf(row, opts, root, ctx[C_OBJ])
                 mode = RETURN
@@ -428,10 +461,51 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             fr[d, F_I] = 0
             fr[d, F_M] = m
             fr[d, F_MAX] = 1 if maximize else 0
+            if BUDGET_ROUNDS:
+                fr[d, F_BUD] = 0
+                if bb0 > 0:
+                    bc, bs = budget_at(row)
+                    if bs >= bk:  # ``budget_at``'s size never grows along a path: every ancestor's type is known
+                        # the expected node type (a cut node: the side to move is expected to refute the window):
+                        # the probe's root is (unless ``BW_ROOT_ALL``); a node whose parent's side moves keeps the
+                        # parent's type; else the first child of a cut node is an all-node, every other a cut node
+                        cutx = np.int64(0) if bflags & BW_ROOT_ALL else np.int64(1)
+                        if d > d0:
+                            cutx = np.int64(1)
+                            if fr[d - 1, F_MAX] == (1 if maximize else 0):
+                                cutx = fr[d - 1, F_CUTX]
+                            elif fr[d - 1, F_CUTX] != 0 and fr[d - 1, F_I] == 1:
+                                cutx = np.int64(0)
+                        fr[d, F_CUTX] = cutx
+                        if (bc >= 0 and (bcls >> bc) & 1 != 0 and m > 1 and ((bflags & BW_NO_TTMOVE) == 0 or ttm < 0)
+                                and ((bflags & BW_CUT) == 0 or cutx != 0)):
+                            fr[d, F_BUD] = bb0
+                            fr[d, F_RND] = 0
+                            fr[d, F_PEND] = (np.int64(1) << m) - 1
             mode = NEXT
         if mode == NEXT:
             i = fr[d, F_I]
-            if i < fr[d, F_M] and fr[d, F_ALPHA] < fr[d, F_BETA]:
+            go = i < fr[d, F_M] and fr[d, F_ALPHA] < fr[d, F_BETA]
+            dl = INF
+            if BUDGET_ROUNDS:
+                dl = cdl
+                if fr[d, F_BUD] > 0:  # the next open move of this round, else of the next round
+                    pend = fr[d, F_PEND]
+                    go = pend != 0 and fr[d, F_ALPHA] < fr[d, F_BETA]
+                    if go:  # the move of rank i in round r: ``b0 << (bsh * r - bst * i)``, not tried while below b0
+                        r_ = fr[d, F_RND]
+                        while True:
+                            rest = pend >> i
+                            if rest == 0:
+                                r_ += 1
+                                i = np.int64(0)
+                            elif rest & 1 == 0 or bsh * r_ < bst * i:
+                                i += 1
+                            else:
+                                break
+                        fr[d, F_RND] = r_
+                        dl = min(dl, ctx[C_NODES] + (fr[d, F_BUD] << min(bsh * r_ - bst * i, np.int64(40))))
+            if go:
                 fr[d, F_I] = i + 1
                 row = stack[d]
                 child = stack[d + 1]
@@ -443,6 +517,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 else:
                     fr[d + 1, F_ALPHA] = fr[d, F_ALPHA]
                     fr[d + 1, F_BETA] = fr[d, F_BETA]
+                if BUDGET_ROUNDS:
+                    fr[d + 1, F_DL] = dl
+                    cdl = dl
                 d += 1
                 mode = ENTER
                 continue
@@ -518,6 +595,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             d -= 1
             v = ret
             a = moves[d, fr[d, F_I] - 1]
+            if BUDGET_ROUNDS and fr[d, F_BUD] > 0:  # the move is done; this frame's deadline again
+                fr[d, F_PEND] &= ~(np.int64(1) << (fr[d, F_I] - 1))
+                cdl = fr[d, F_DL]
             if fr[d, F_MAX] != 0:
                 if v > fr[d, F_BEST]:
                     fr[d, F_BEST] = v
@@ -562,6 +642,8 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     scores = np.zeros((MAX_DEPTH + 2, MAX_MOVES), dtype=np.int64)
     fr = np.zeros((MAX_DEPTH + 2, F_LEN), dtype=np.int64)
     ctx[C_ROOT] = cur(row)
+    if ctx[C_BUDGET] == 0:
+        ctx[C_BUDGET] = BUDGET_ROUNDS
     gt = np.zeros(max(GT_LEN, 1), dtype=np.int64)
     glen = gtable(row, opts, ctx[C_ROOT], ctx[C_OBJ], gt)
     gdir = np.int64(0)
