@@ -86,7 +86,14 @@ NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutti
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout
 NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``afmax`` are computed in full
 NO_HINT_CTX = False  # default ``HINT_CTX``: the search scores each move with the adapter's ``hint``
+NO_MEMO_BITS = 0  # default ``MEMO_BITS``: no refutation memo (``memo_key`` is never called)
 NO_HIST_BAND_SHIFT = 0  # default ``HIST_BAND_SHIFT``: MTD(f) keeps the history table as it is after the band probes
+
+
+@njit(cache=True, inline="always")
+def no_memo_key(row):
+    """Default ``memo_key``: no position has a refutation memo slot (-1)."""
+    return np.int64(-1)
 
 
 @njit(cache=True, inline="always")
