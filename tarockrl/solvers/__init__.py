@@ -190,7 +190,8 @@ class Solver:
             ctx[k.C_STATS] = 0 if stats is None else 1
             ctx[k.C_VONLY] = 1 if value_only else 0
             ctx[k.C_BUDGET] = 0 if self.budget_rounds is None else self.budget_rounds
-            self._hist[:] = 0
+            ctx[k.C_MSALT] = ctx[k.C_SALT]  # the refutation memo's entries of earlier solves never match
+            self._hist[:k.HIST_BASE] = 0
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)
             n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tt,

@@ -27,7 +27,7 @@ _OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip", "root_lev
              "HIST_MALUS": "NO_HIST_MALUS", "BAND_FIRST": "NO_BAND_FIRST", "BOUND_NEED": "NO_BOUND_NEED",
              "afmin_need": "no_bound_need", "afmax_need": "no_bound_need", "SWEEP": "NO_SWEEP", "sweep": "no_sweep",
              "HINT_CTX": "NO_HINT_CTX", "hint_ctx": "no_hint_ctx", "hint_at": "no_hint_at",
-             "HIST_BAND_SHIFT": "NO_HIST_BAND_SHIFT"}
+             "HIST_BAND_SHIFT": "NO_HIST_BAND_SHIFT", "MEMO_BITS": "NO_MEMO_BITS", "memo_key": "no_memo_key"}
 _OPTIONAL.update({"BUDGET_ROUNDS": "NO_BUDGET_ROUNDS", "budget_at": "no_budget_at"})  # budgeted rounds (budget11)
 
 

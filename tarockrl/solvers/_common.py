@@ -86,6 +86,7 @@ NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutti
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout
 NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``afmax`` are computed in full
 NO_HINT_CTX = False  # default ``HINT_CTX``: the search scores each move with the adapter's ``hint``
+NO_MEMO_BITS = 0  # default ``MEMO_BITS``: no refutation memo (``memo_key`` is never called)
 NO_HIST_BAND_SHIFT = 0  # default ``HIST_BAND_SHIFT``: MTD(f) keeps the history table as it is after the band probes
 BW_NO_TTMOVE = np.int64(16)  # ``budget_word`` flag: budgeted rounds only at nodes without a table move
 BW_CUT = np.int64(32)  # ``budget_word`` flag: budgeted rounds only at nodes expected to cut (template ``_search``)
@@ -110,6 +111,12 @@ def no_budget_at(row):
     ``BUDGET_ROUNDS``); class -1: never budgeted. The size must never grow from a node to its child (e.g. the
     tricks or cards left)."""
     return np.int64(-1), np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def no_memo_key(row):
+    """Default ``memo_key``: no position has a refutation memo slot (-1)."""
+    return np.int64(-1)
 
 
 @njit(cache=True, inline="always")

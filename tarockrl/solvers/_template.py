@@ -23,7 +23,9 @@ the state row is small, so a copy is as cheap as an undo. Per node:
 3. move generation with equivalent-card merging (only one representative of each class is searched),
    ordered by the table's move, then the adapter's ``hint`` (a static trick-play heuristic), then a history
    heuristic (cutoffs per seat and action, weighted by the square of the actions left; one table per value of
-   the adapter's optional ``hist_slot``, e.g. the position in the trick);
+   the adapter's optional ``hist_slot``, e.g. the position in the trick); with the adapter's optional
+   ``MEMO_BITS``/``memo_key`` a node without a table move tries first the move that last cut at a node of the
+   same memo key (a refutation memo, e.g. per trick start and hand of the mover);
 4. the bound found is stored (exact, lower or upper, as fail-soft alpha-beta defines it).
 
 A node budget (``ctx[C_MAX]``) aborts the search: ``ctx[C_ABORT]`` is set and the values are meaningless.
@@ -45,6 +47,7 @@ from tarockrl.solvers._common import NO_BUDGET_ROUNDS as BUDGET_ROUNDS  # noqa: 
 from tarockrl.solvers._common import NO_HINT_CTX as HINT_CTX  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_BAND_SHIFT as HIST_BAND_SHIFT  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
+from tarockrl.solvers._common import NO_MEMO_BITS as MEMO_BITS  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
@@ -53,6 +56,7 @@ from tarockrl.solvers._common import no_budget_at as budget_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_at as hint_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_ctx as hint_ctx  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
+from tarockrl.solvers._common import no_memo_key as memo_key  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers._common import no_sweep as sweep  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
@@ -90,11 +94,12 @@ from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
 INF = np.int64(1) << np.int64(40)
 # ctx slots
 (C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES,
- C_STATS, C_VONLY, C_BMOVE) = range(15)
-C_BUDGET = 15  # the budgeted rounds' parameters (``budget_word``; 0: the adapter's ``BUDGET_ROUNDS``, -1: off)
-CTX_LEN = 16
+ C_STATS, C_VONLY, C_BMOVE, C_MSALT) = range(16)
+C_BUDGET = 16  # the budgeted rounds' parameters (``budget_word``; 0: the adapter's ``BUDGET_ROUNDS``, -1: off)
+CTX_LEN = 17
 # C_VONLY: the root's value and one best action only (no exact value of the other root actions);
-# C_BMOVE: set by ``_mtdf`` at the root, the best move of its last fail-high search (-1: none known)
+# C_BMOVE: set by ``_mtdf`` at the root, the best move of its last fail-high search (-1: none known);
+# C_MSALT: the salt of the refutation memo's keys (``MEMO_BITS``; ``Solver`` sets it per solve)
 # search statistics per depth (``ctx[C_STATS]`` set; ``st`` is int64[MAX_DEPTH + 2, ST_LEN]): nodes entered, cut by
 # the static bounds, table probes, probes that found the key, cut by the table entry, nodes expanded (moves
 # generated), expanded nodes with a cutoff, cutoffs on the first move, children searched, threshold-entry nodes,
@@ -179,7 +184,13 @@ def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
 
 HINT_UNIT = np.int64(1) << np.int64(32)  # move score = adapter hint * HINT_UNIT + history (capped)
 # the history table: cutoffs per (the adapter's ``hist_slot``, seat to move, action); ``Solver`` allocates it
-HIST_LEN = NUM_PLAYERS * NUM_PLAYERS * NUM_ACTIONS
+HIST_BASE = NUM_PLAYERS * NUM_PLAYERS * NUM_ACTIONS
+# with the adapter's ``MEMO_BITS``: the refutation memo after the history, 2 ** MEMO_BITS slots of (salted key, move):
+# the last move that cut at a position with that ``memo_key`` (e.g. a trick start by the mover's hand), tried first
+# at a position with the same memo key and no table move. Its keys carry ``ctx[C_MSALT]`` (a fresh salt per solve,
+# so ``Solver`` clears only the history part); ordering only, so values do not depend on it
+MEMO_LEN = (1 << MEMO_BITS) if MEMO_BITS > 0 else 0
+HIST_LEN = HIST_BASE + 2 * MEMO_LEN
 
 
 @njit(cache=True, inline="always")
@@ -430,6 +441,13 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         ret = _gval(gt, glen, p0 * gdir + f_) + b_s
                         mode = RETURN
                         continue
+            if MEMO_BITS > 0 and ttm < 0 and not plain:  # no table move: the memo's, when it has one
+                mk = memo_key(row)
+                if mk >= 0:
+                    mk ^= ctx[C_MSALT]
+                    mi = HIST_BASE + 2 * (mk & (MEMO_LEN - 1))
+                    if hist[mi] == mk:
+                        ttm = hist[mi + 1]
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]
@@ -618,6 +636,13 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     for j in range(fr[d, F_I] - 1):
                         b = moves[d, j]
                         hist[hoff + b] = max(hist[hoff + b] - left * left, np.int64(0))
+                if MEMO_BITS > 0:  # the cutting move into the memo (replacing what its slot held)
+                    mk = memo_key(stack[d])
+                    if mk >= 0:
+                        mk ^= ctx[C_MSALT]
+                        mi = HIST_BASE + 2 * (mk & (MEMO_LEN - 1))
+                        hist[mi] = mk
+                        hist[mi + 1] = a
             mode = NEXT
 
 
@@ -878,8 +903,10 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
                 band = False  # the step is known: the other levels inside it follow
                 if HIST_BAND_SHIFT > 0 and not first:  # the step probes' history, scaled down for the bonus
                     # probes (``HIST_BAND_SHIFT`` bits): it ordered another question (docs/solver_round_semi9.md)
-                    for j in range(hist.shape[0]):
+                    for j in range(HIST_BASE):
                         hist[j] >>= HIST_BAND_SHIFT
+                if MEMO_BITS > 0 and not first:  # the memo too: a new salt drops the step probes' entries
+                    ctx[C_MSALT] = ctx[C_MSALT] * np.int64(6364136223846793005) + np.int64(1442695040888963407)
                 continue
             if first:  # the step of the guess (its lowest value at most the guess), else the one nearest 0
                 ref = guess if guess > -INF else np.int64(0)

@@ -51,12 +51,14 @@ def test_adapters_switch_the_enhancements():
     assert search_module("dreierles").HIST_MALUS is True
     assert search_module("dreierles").BAND_FIRST is True
     assert search_module("dreierles").HIST_BAND_SHIFT == 2
+    assert search_module("dreierles").MEMO_BITS == 18
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
         assert m.HIST_MALUS is False
         assert m.BAND_FIRST is False
         assert m.HIST_BAND_SHIFT == 0
+        assert m.MEMO_BITS == 0
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
 
 
@@ -236,3 +238,31 @@ def test_value_only_best_action_after_a_cut_at_the_root():
         m = k._root_order(row, opts, ctx, moves, reps, n, solver._tt, solver._hist, order)
         assert sorted(order[:m].tolist()) == sorted(int(moves[i]) for i in range(n) if reps[i] == i)
     assert root_cut >= 5
+
+
+def test_refutation_memo_values_stay_exact():
+    """The refutation memo (``MEMO_BITS``/``memo_key``: a defender's trick start of the first 9 tricks without a
+    table move tries first the lead that last cut with the same hand) changes only the order: positions with 9
+    tricks left (the memo in use at their first two trick starts), every root action's value and the value-only
+    value against alpha-beta without the table and without merging (a search of another order); and the memo is
+    used (it holds entries, each a card play of the game). Then whole deals, where the memo orders most of the
+    defenders' leads in the upper tree: their values as the search without the memo found them (main before
+    the memo, docs/solver_round_oracle11.md)."""
+    sol = solver_for("dreierles")
+    k = sol.kernels
+    used = 0
+    for state in _positions(9, 6):
+        ref = sol.solve(state, table=False, merge=False)
+        r = sol.solve(state)
+        used += int(np.count_nonzero(sol._hist[k.HIST_BASE::2]))
+        assert r.action_values == ref.action_values
+        assert sol.solve(state, value_only=True).value == ref.value
+    assert used > 0
+    memo = sol._hist[k.HIST_BASE:].reshape(-1, 2)
+    moves = memo[memo[:, 0] != 0, 1]
+    assert ((moves >= DL.A_PLAY) & (moves < DL.A_PLAY + 54)).all()
+    from tarockrl.solvers.bench import _position
+
+    game = tarockrl.make_game("dreierles")
+    for seed, value in ((6, -56), (7, -124), (8, -163)):
+        assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=5_000_000).value == value

@@ -166,6 +166,27 @@ def budget_at(row):
 
 BAND_FIRST = True  # MTD(f) finds the settlement step first, then the Pfeife bonus inside it (docs/solver.md)
 HIST_BAND_SHIFT = 2  # then the history table is divided by 4 before the bonus probes (docs/solver_round_semi9.md)
+# the refutation memo (docs/solver_round_oracle11.md): at a defender's trick start of the first ``MEMO_TRICKS``
+# tricks without a table move, the lead that last cut at a trick start with the same mover and hand is tried first
+MEMO_BITS = 18  # 2 ** 18 slots (key and move each)
+MEMO_TRICKS = 9
+
+
+@njit(cache=True, inline="always")
+def memo_key(row):
+    """The refutation memo's key of ``row`` (template ``MEMO_BITS``), or -1 for no slot: a trick start of one of
+    the first ``MEMO_TRICKS`` tricks with a defender to lead (a contract, not Räuber), keyed by the leader and his
+    hand. The first lead at such a node fails when it is a plain top card that the declarer ruffs; the lead that
+    refuted it is mostly the refutation at the next trick start with the same hand too (whatever the other
+    hands' earlier cards were). The declarer's trick starts are left out (measured: seed 13's proofs blew up)."""
+    p = row[L.CUR]
+    if row[L.TRICK_N] != 0 or row[L.TRICK_NO] >= MEMO_TRICKS or row[L.RAEUBER] != 0 or p == row[L.DECLARER]:
+        return np.int64(-1)
+    h = (row[L.HAND + p] + p * np.int64(0x5851F42D4C957F2D)) * np.int64(-7046029254386353131)
+    h ^= h >> np.int64(31)
+    return h & np.int64(0x3FFFFFFFFFFFFFFF)
+
+
 HIST_MALUS = True  # a cutoff also takes history from the moves tried before it (measured, docs/solver.md)
 PLAYOUT_GUESS = 2  # MTD(f)'s first guess: a playout by the ``hint`` with a one-step lookahead (docs/solver.md)
 
