@@ -124,6 +124,9 @@ class SolveResult:
     value_only: bool = field(default=False)
 
 
+MAX_BUDGET_B0 = 1 << 16  # the largest first budget of the budgeted rounds (budgets grow to b0 << 40)
+
+
 class Solver:
     """The solver of one game: its compiled kernels and a transposition table reused between solves.
 
@@ -148,8 +151,26 @@ class Solver:
         self._hist = np.zeros(self.kernels.HIST_LEN, dtype=np.int64)
         self._salt = itertools.count(1)
         self._lock = threading.Lock()
-        # the budgeted rounds' parameters (a ``budget_word``; -1 off), None: the adapter's ``BUDGET_ROUNDS``
-        self.budget_rounds: int | None = None
+        self._budget_rounds: int | None = None
+
+    @property
+    def budget_rounds(self) -> int | None:
+        """The budgeted rounds' setting (docs/solver.md): None for the adapter's ``BUDGET_ROUNDS``, -1 for off, or
+        a word of :func:`tarockrl.solvers._common.budget_word`. Setting it checks the word, so no bad value reaches
+        the search kernel."""
+        return self._budget_rounds
+
+    @budget_rounds.setter
+    def budget_rounds(self, word: int | None) -> None:
+        if word is None or (isinstance(word, (int, np.integer)) and not isinstance(word, bool) and word == -1):
+            self._budget_rounds = None if word is None else -1
+            return
+        if isinstance(word, bool) or not isinstance(word, (int, np.integer)) or not 0 < word < (1 << 48):
+            raise ValueError(f"budget_rounds must be None, -1 or a budget_word(...) value, got {word!r}")
+        b0 = int(word) & 0xFFFFFF
+        if not 1 <= b0 <= MAX_BUDGET_B0:
+            raise ValueError(f"budget_rounds: the first budget b0 must be in 1..{MAX_BUDGET_B0}, got {b0}")
+        self._budget_rounds = int(word)
 
     def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
               merge: bool = True, table: bool = True, stats: np.ndarray | None = None,

@@ -135,3 +135,18 @@ def test_whole_deal_with_and_without_the_rounds():
     for seed in (7, 8):
         s = _position(game, seed, 16)
         assert on.solve(s, value_only=True).value == off.solve(s, value_only=True).value
+
+
+def test_budget_rounds_setting_is_checked():
+    """A bad ``Solver.budget_rounds`` is refused with a message naming it; None and -1 are accepted."""
+    sol = Solver("dreierles")
+    for bad in (True, 1.5, "128", 0, -2, 1 << 48, budget_word(1 << 17, 2, 13, 2)):
+        with pytest.raises(ValueError, match="budget_rounds"):
+            sol.budget_rounds = bad
+    assert sol.budget_rounds is None
+    sol.budget_rounds = -1
+    assert sol.budget_rounds == -1
+    sol.budget_rounds = budget_word(128, 2, 13, 2)
+    assert sol.budget_rounds == budget_word(128, 2, 13, 2)
+    sol.budget_rounds = None
+    assert sol.budget_rounds is None
