@@ -401,46 +401,9 @@ def _low(x, n):
 
 
 @njit(cache=True)
-def _ref_third_m_all(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
-    """The earlier ``_third_m`` verbatim (``STRATEGY_LEAVES`` 0; the winner by the beat mask): every legal card's
-    child bound computed."""
-    led = A.SUIT_OF_CARD[t0]
-    two = (ONE << t0) | (ONE << t1)
-    sc = A._scale(opts)
-    base = VALUES[t0] + VALUES[t1] - 2
-    take_max = p3 == d
-    inf = np.int64(1) << np.int64(40)
-    best = -inf if take_max else inf
-    w2 = A.winning_card(two, led, TRUMPS)
-    ws2 = s0 if w2 == t0 else (s0 + 1) % 3
-    above_w = ~((ONE << (w2 + ONE)) - ONE)
-    beats = TRUMPS & above_w if ((ONE << w2) & TRUMPS) != 0 else TRUMPS | (led & above_w)
-    m = legal
-    while m != 0:
-        c = A.lowest_index(m)
-        m &= m - ONE
-        b = ONE << c
-        ws = p3 if (b & beats) != 0 else ws2
-        g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
-        if lower:
-            g += A._start_lo(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
-        else:
-            g += A._start_hi_static(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
-        if take_max:
-            if g > best:
-                best = g
-                if best >= stop:
-                    return best
-        elif g < best:
-            best = g
-            if best <= stop:
-                return best
-    return best
-
-
-@njit(cache=True)
 def _ref_second_win(row, opts, lower, alpha, beta):
-    """The earlier ``_second_win`` verbatim, over ``_ref_third_m_all``: every legal second card tried."""
+    """The earlier ``_second_win`` verbatim, over ``_ref_third_m`` (every legal third card's bound): every legal
+    second card tried."""
     d = row[A.L.DECLARER]
     p2 = row[A.L.CUR]
     p3 = (p2 + 1) % 3
@@ -465,7 +428,7 @@ def _ref_second_win(row, opts, lower, alpha, beta):
             stop = min(best, beta)
         else:
             stop = alpha
-        g = _ref_third_m_all(ha & ~b, hb & ~b, hc & ~b, t0, c, row[A.L.LEADER], p3, l3, d, lower, opts, stop)
+        g = _ref_third_m(ha & ~b, hb & ~b, hc & ~b, t0, c, row[A.L.LEADER], p3, l3, d, lower, opts, stop)
         if take_max:
             if g > best:
                 best = g
@@ -515,7 +478,7 @@ def test_third_m_and_second_win_skip_only_equivalent_cards():
             for lower in (True, False):
                 for stop in (inf if p3 == d else -inf, np.int64(rng.integers(0, 60))):
                     got = A._third_m(h[0], h[1], h[2], t0, t1, s0, p3, legal, d, lower, opts, stop)
-                    ref = _ref_third_m_all(h[0], h[1], h[2], t0, t1, s0, p3, legal, d, lower, opts, stop)
+                    ref = _ref_third_m(h[0], h[1], h[2], t0, t1, s0, p3, legal, d, lower, opts, stop)
                     assert got == ref, (h, t0, t1, s0, d, lower, stop)
             # a second-card position: the leader's card t0 played, seat p2 to move
             (t0,), h = _follow_heavy(rng, 1, n)
