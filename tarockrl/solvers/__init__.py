@@ -96,6 +96,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tarockrl.errors import GameOverError, TarockError
+from tarockrl.solvers._common import BW_FLAGS
 
 __all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver", "STATS_COLUMNS"]
 
@@ -165,8 +166,11 @@ class Solver:
         if word is None or (isinstance(word, (int, np.integer)) and not isinstance(word, bool) and word == -1):
             self._budget_rounds = None if word is None else -1
             return
-        if isinstance(word, bool) or not isinstance(word, (int, np.integer)) or not 0 < word < (1 << 48):
+        if isinstance(word, bool) or not isinstance(word, (int, np.integer)) or not 0 < word < (1 << 49):
             raise ValueError(f"budget_rounds must be None, -1 or a budget_word(...) value, got {word!r}")
+        flags = (int(word) >> 36) & 0xF0 | (int(word) >> 40) & 0xFF00
+        if flags & ~BW_FLAGS:
+            raise ValueError(f"budget_rounds: unknown budget_word flags {flags & ~BW_FLAGS:#x} in {word!r}")
         b0 = int(word) & 0xFFFFFF
         if not 1 <= b0 <= MAX_BUDGET_B0:
             raise ValueError(f"budget_rounds: the first budget b0 must be in 1..{MAX_BUDGET_B0}, got {b0}")

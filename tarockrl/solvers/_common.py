@@ -91,6 +91,10 @@ NO_HIST_BAND_SHIFT = 0  # default ``HIST_BAND_SHIFT``: MTD(f) keeps the history 
 BW_NO_TTMOVE = np.int64(16)  # ``budget_word`` flag: budgeted rounds only at nodes without a table move
 BW_CUT = np.int64(32)  # ``budget_word`` flag: budgeted rounds only at nodes expected to cut (template ``_search``)
 BW_ROOT_ALL = np.int64(64)  # ``budget_word`` flag: a search's root is expected to be an all-node, not a cut node
+# ``budget_word`` flag: a node whose table entry holds one bound only (not cutting) expects the value near it: a
+# lower bound below the window a fail low, an upper bound above it a fail high (else the structural rule)
+BW_TT_DIR = np.int64(256)
+BW_FLAGS = 16 | 32 | 64 | 256  # every ``budget_word`` flag
 
 
 def budget_word(b0, shift, k, classes, flags=0, stagger=0):
@@ -98,8 +102,8 @@ def budget_word(b0, shift, k, classes, flags=0, stagger=0):
     whose adapter ``budget_at`` gives class ``c`` (bit ``c`` of ``classes`` set) and size at least ``k`` searches
     its moves in rounds; round ``r`` gives the move of rank ``i`` (in the move order), while it is open, a node
     budget of ``b0 << (shift * r - stagger * i)`` (not tried in the rounds where that is below ``b0``)."""
-    return (int(b0) | int(max(shift, 1)) << 24 | int(k) << 28 | (int(classes) | int(flags)) << 36
-            | int(stagger) << 44)
+    return (int(b0) | int(max(shift, 1)) << 24 | int(k) << 28 | (int(classes) | int(flags) & 0xF0) << 36
+            | int(stagger) << 44 | (int(flags) >> 8) << 48)
 
 
 NO_BUDGET_ROUNDS = 0  # default ``BUDGET_ROUNDS``: no node budgets per move (else a ``budget_word``)

@@ -38,7 +38,13 @@ from numba import njit
 
 from tarockrl.engine.bits import prefetch_read
 from tarockrl.solvers._bits import unmanaged
-from tarockrl.solvers._common import BW_CUT, BW_NO_TTMOVE, BW_ROOT_ALL, budget_word  # noqa: F401
+from tarockrl.solvers._common import (  # noqa: F401
+    BW_CUT,
+    BW_NO_TTMOVE,
+    BW_ROOT_ALL,
+    BW_TT_DIR,
+    budget_word,
+)
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
 from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
@@ -279,7 +285,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     bsh = max((bw >> np.int64(24)) & np.int64(15), np.int64(1))
     bk = (bw >> np.int64(28)) & np.int64(255)
     bcls = (bw >> np.int64(36)) & np.int64(15)
-    bflags = (bw >> np.int64(36)) & np.int64(0xF0)
+    bflags = ((bw >> np.int64(36)) & np.int64(0xF0)) | ((bw >> np.int64(40)) & np.int64(0xFF00))
     bst = (bw >> np.int64(44)) & np.int64(15)
     d = d0
     fr[d, F_ALPHA] = alpha
@@ -320,6 +326,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             a_ = fr[d, F_ALPHA]
             b_ = fr[d, F_BETA]
             ttm = np.int64(-1)
+            ttdir = np.int64(0)  # ``BW_TT_DIR``: the outcome the table entry's one bound expects (1 high, -1 low)
             usett = usett0 and not tt_skip(row)
             fr[d, F_TT] = 1 if usett else 0
             if usett0:  # static bounds everywhere, the table where the adapter keeps the position
@@ -430,6 +437,11 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                                 a_ = lo
                             if hi < b_:
                                 b_ = hi
+                            if BUDGET_ROUNDS:
+                                if lo > -INF and hi >= INF:
+                                    ttdir = np.int64(-1)
+                                elif hi < INF and lo <= -INF:
+                                    ttdir = np.int64(1)
                         ttm = e[3] & MOVE_MASK
                 # the adapter's exact value of a position with a monotone past, when it has one (a position in the
                 # table was searched, so the adapter had none: a sweep's value is never stored)
@@ -494,6 +506,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                                 cutx = fr[d - 1, F_CUTX]
                             elif fr[d - 1, F_CUTX] != 0 and fr[d - 1, F_I] == 1:
                                 cutx = np.int64(0)
+                            if bflags & BW_TT_DIR and ttdir != 0:  # the table entry's bound says which way
+                                cutx = np.int64(1) if (ttdir > 0) == maximize else np.int64(0)
                         fr[d, F_CUTX] = cutx
                         if (bc >= 0 and (bcls >> bc) & 1 != 0 and m > 1 and ((bflags & BW_NO_TTMOVE) == 0 or ttm < 0)
                                 and ((bflags & BW_CUT) == 0 or cutx != 0)):

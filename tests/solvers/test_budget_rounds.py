@@ -19,7 +19,7 @@ import tarockrl
 from tarockrl.games.dreierles import layout as DL
 from tarockrl.solvers import SearchLimitError, Solver
 from tarockrl.solvers._bind import search_module
-from tarockrl.solvers._common import BW_CUT, BW_NO_TTMOVE, budget_word
+from tarockrl.solvers._common import BW_CUT, BW_NO_TTMOVE, BW_TT_DIR, budget_word
 
 # (b0, shift, k, classes, flags, stagger): budgets from 2 to 64 nodes at every position in the trick with at least
 # 2 cards in hand, so that most searches abandon and retry moves, nested several levels deep
@@ -113,6 +113,45 @@ def test_values_with_and_without_the_rounds(case):
     assert differ > 0
 
 
+# ``BW_TT_DIR`` (the expected node type from a table entry's one bound) at second and third cards, as the Dreierles
+# default, with small budgets so that it selects many nodes
+TT_DIR_WORDS = [
+    budget_word(4, 2, 2, 6, int(BW_CUT | BW_TT_DIR), 2),
+    budget_word(16, 1, 2, 7, int(BW_CUT | BW_TT_DIR), 1),
+]
+
+
+@pytest.mark.parametrize("case", ["contract", "pfeife", "tiny_table"])
+def test_values_with_the_table_direction(case):
+    """With ``BW_TT_DIR`` the table's bounds choose which nodes are expected to cut (and so budgeted): every root
+    action's value and the value-only value equal those with the rounds off, and at 4 tricks left plain minimax.
+    The rule is really used: the node counts differ from the same words without ``BW_TT_DIR`` on some positions."""
+    k = search_module("dreierles")
+    positions = []
+    for tricks, count in ((4, 3), (5, 3), (6, 3)):
+        positions += [(tricks, s) for s in _positions(tricks, count, 8100 + 31 * tricks, False, case == "pfeife")]
+    differ = 0
+    for word in TT_DIR_WORDS:
+        on, off = _solvers(word, 8 if case == "tiny_table" else 20)
+        plain_word = Solver("dreierles", table_bits=8 if case == "tiny_table" else 20)
+        plain_word.budget_rounds = word & ~(int(BW_TT_DIR) >> 8 << 48)  # the same word without the flag
+        for tricks, state in positions:
+            for objective in ("returns", "card_points"):
+                r_on = on.solve(state, objective=objective)
+                r_off = off.solve(state, objective=objective)
+                assert r_on.action_values == r_off.action_values, (word, state.history())
+                differ += r_on.nodes != plain_word.solve(state, objective=objective).nodes
+                v_on = on.solve(state, objective=objective, value_only=True)
+                assert v_on.value == r_off.value
+                assert r_off.action_values[v_on.best_action] == r_off.value
+                if tricks == 4:
+                    obj = 0 if objective == "returns" else 1
+                    root = np.int64(state.current_player())
+                    plain = int(k.minimax_plain(state._row.copy(), state.game.encoded_options, root, np.int64(obj)))
+                    assert r_on.value == plain
+    assert differ > 0
+
+
 def test_the_node_budget_still_stops_the_search():
     """The global node budget (``max_nodes``) aborts a search with the rounds on, also inside a round's budget,
     and the nodes of abandoned attempts count: a solve with the rounds on at every node never reports fewer nodes
@@ -140,7 +179,8 @@ def test_whole_deal_with_and_without_the_rounds():
 def test_budget_rounds_setting_is_checked():
     """A bad ``Solver.budget_rounds`` is refused with a message naming it; None and -1 are accepted."""
     sol = Solver("dreierles")
-    for bad in (True, 1.5, "128", 0, -2, 1 << 48, budget_word(1 << 17, 2, 13, 2)):
+    for bad in (True, 1.5, "128", 0, -2, 1 << 49, budget_word(1 << 17, 2, 13, 2), budget_word(128, 2, 13, 2, 128),
+                budget_word(128, 2, 13, 2, 512)):
         with pytest.raises(ValueError, match="budget_rounds"):
             sol.budget_rounds = bad
     assert sol.budget_rounds is None
@@ -148,5 +188,7 @@ def test_budget_rounds_setting_is_checked():
     assert sol.budget_rounds == -1
     sol.budget_rounds = budget_word(128, 2, 13, 2)
     assert sol.budget_rounds == budget_word(128, 2, 13, 2)
+    sol.budget_rounds = budget_word(128, 2, 14, 6, int(BW_CUT | BW_TT_DIR), 2)
+    assert sol.budget_rounds == search_module("dreierles").BUDGET_ROUNDS
     sol.budget_rounds = None
     assert sol.budget_rounds is None

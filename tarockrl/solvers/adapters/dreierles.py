@@ -82,6 +82,7 @@ from tarockrl.games.dreierles.rules import (
 from tarockrl.solvers._bits import pext
 from tarockrl.solvers._common import (
     BW_CUT,
+    BW_TT_DIR,
     budget_word,
     cash_cards,
     cash_tops_followed,
@@ -151,10 +152,11 @@ def hist_slot(row):
     return row[L.TRICK_N]
 
 
-# budgeted rounds (the template's ``budget_word``) at the second card of the first four tricks (13 or more cards in
-# hand) where the node is expected to cut: the move of rank i gets 128 << (2r - 2i) nodes in round r (measured:
-# whole deals seed 0 11.6M -> 6.65M nodes, seed 14 25.6M -> 12.9M, others -5 % .. +18 %; docs/solver_round_budget11.md)
-BUDGET_ROUNDS = budget_word(128, 2, 13, 2, int(BW_CUT), 2)
+# budgeted rounds (the template's ``budget_word``) at the second and third cards of the first three tricks (14 or
+# more cards in hand) where the node is expected to cut (a table entry with one bound says which way it fails,
+# ``BW_TT_DIR``): the move of rank i gets 128 << (2r - 2i) nodes in round r (measured: 25 whole deals, sum 391.8M ->
+# 368.2M nodes, median 15.7M -> 12.5M; docs/solver_round_round12.md; budget11's second cards only: solver.md)
+BUDGET_ROUNDS = budget_word(128, 2, 14, 6, int(BW_CUT | BW_TT_DIR), 2)
 
 
 @njit(cache=True, inline="always")
