@@ -101,7 +101,9 @@ def budget_word(b0, shift, k, classes, flags=0, stagger=0):
     """The budgeted rounds' parameters as one word (``ctx[C_BUDGET]``, the adapter's ``BUDGET_ROUNDS``): a node
     whose adapter ``budget_at`` gives class ``c`` (bit ``c`` of ``classes`` set) and size at least ``k`` searches
     its moves in rounds; round ``r`` gives the move of rank ``i`` (in the move order), while it is open, a node
-    budget of ``b0 << (shift * r - stagger * i)`` (not tried in the rounds where that is below ``b0``)."""
+    budget of ``b0 << (shift * r - stagger * i)`` (not tried in the rounds where that is below ``b0``). Flags
+    (``BW_*``) of 16..128 share a byte with ``classes`` (bits 36-43); flags of 256 and up go from bit 48 on (bits
+    44-47 hold ``stagger``)."""
     return (int(b0) | int(max(shift, 1)) << 24 | int(k) << 28 | (int(classes) | int(flags) & 0xF0) << 36
             | int(stagger) << 44 | (int(flags) >> 8) << 48)
 
