@@ -274,14 +274,14 @@ def test_refutation_memo_values_stay_exact():
 def test_memo_learn_values_stay_exact_and_score_both_sides():
     """The side-aware memo (``MEMO_LEARN``: both sides' trick starts have memo slots; a side's memo move is tried
     first only where that side's memo moves cut in at least ``MEMO_LEARN`` % of the nodes scored so far in the
-    probe, per depth bucket) changes only the order: positions with 10 tricks left (the memo at their first
-    three trick starts, the declarer's and the defenders'), every root action's value and the value-only value
-    against alpha-beta without the table and without merging. Then a kernel-level whole-deal solve: in its last
+    probe, per depth bucket) changes only the order: positions with 9 tricks left (the memo at their first two
+    trick starts, the declarer's or the defenders'), every root action's value and the value-only value against
+    alpha-beta without the table and without merging. Then a kernel-level whole-deal solve (deal 6): in its last
     probe the memo moves of both sides were scored (the counters hold nodes of side 0 and side 1). Then whole
     deals' values as main before the side-aware memo found them (docs/solver_round_memo12.md)."""
     sol = solver_for("dreierles")
     k = sol.kernels
-    for state in _positions(10, 6):
+    for state in _positions(9, 8)[6:]:  # positions of 9 tricks left beyond the plain memo test's
         ref = sol.solve(state, table=False, merge=False)
         assert sol.solve(state).action_values == ref.action_values
         assert sol.solve(state, value_only=True).value == ref.value
@@ -289,7 +289,7 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
     from tarockrl.solvers.bench import _position
 
     game = tarockrl.make_game("dreierles")
-    row = _position(game, 7, 16)._row.copy()
+    row = _position(game, 6, 16)._row.copy()
     ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
     ctx[k.C_MAX] = 10_000_000
     ctx[k.C_SALT] = _salt_of(12345)
@@ -302,7 +302,7 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
     st = np.zeros((1, k.ST_LEN), dtype=np.int64)
     k.solve_root(row, game.encoded_options, ctx, np.int64(1), actions, values, sol._tt, sol._hist,
                  np.int64(row.shape[0]), st)
-    assert ctx[k.C_ABORT] == 0 and values[0] == -124
+    assert ctx[k.C_ABORT] == 0 and values[0] == -56
     counts = ctx[k.C_MCOUNT:].reshape(k.MEMO_BUCKETS, 4)  # per bucket: hits side 0, 1; misses side 0, 1
     assert (counts[:, 0] + counts[:, 2]).sum() > 0 and (counts[:, 1] + counts[:, 3]).sum() > 0
     assert counts[:, :2].sum() > 0
