@@ -306,5 +306,5 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
     counts = ctx[k.C_MCOUNT:].reshape(k.MEMO_BUCKETS, 4)  # per bucket: hits side 0, 1; misses side 0, 1
     assert (counts[:, 0] + counts[:, 2]).sum() > 0 and (counts[:, 1] + counts[:, 3]).sum() > 0
     assert counts[:, :2].sum() > 0
-    for seed, value in ((1, -45), (6, -56), (8, -163), (10, -32)):
-        assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=10_000_000).value == value
+    for seed, value in ((1, -45), (6, -56), (8, -163), (10, -32), (3, -52)):  # deal 3: 10.9M nodes
+        assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value
