@@ -29,6 +29,7 @@ _OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip", "root_lev
              "HINT_CTX": "NO_HINT_CTX", "hint_ctx": "no_hint_ctx", "hint_at": "no_hint_at",
              "HIST_BAND_SHIFT": "NO_HIST_BAND_SHIFT", "MEMO_BITS": "NO_MEMO_BITS", "memo_key": "no_memo_key"}
 _OPTIONAL.update({"BUDGET_ROUNDS": "NO_BUDGET_ROUNDS", "budget_at": "no_budget_at"})  # budgeted rounds (budget11)
+_OPTIONAL.update({"MEMO_LEARN": "NO_MEMO_LEARN"})  # the memo read by side where it cuts (memo12)
 
 
 def search_module(game_name: str) -> ModuleType:

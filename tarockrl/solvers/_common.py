@@ -87,6 +87,7 @@ NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the le
 NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``afmax`` are computed in full
 NO_HINT_CTX = False  # default ``HINT_CTX``: the search scores each move with the adapter's ``hint``
 NO_MEMO_BITS = 0  # default ``MEMO_BITS``: no refutation memo (``memo_key`` is never called)
+NO_MEMO_LEARN = 0  # default ``MEMO_LEARN``: the memo's move is tried first wherever ``memo_key`` gives a slot
 NO_HIST_BAND_SHIFT = 0  # default ``HIST_BAND_SHIFT``: MTD(f) keeps the history table as it is after the band probes
 BW_NO_TTMOVE = np.int64(16)  # ``budget_word`` flag: budgeted rounds only at nodes without a table move
 BW_CUT = np.int64(32)  # ``budget_word`` flag: budgeted rounds only at nodes expected to cut (template ``_search``)

@@ -25,7 +25,8 @@ the state row is small, so a copy is as cheap as an undo. Per node:
    heuristic (cutoffs per seat and action, weighted by the square of the actions left; one table per value of
    the adapter's optional ``hist_slot``, e.g. the position in the trick); with the adapter's optional
    ``MEMO_BITS``/``memo_key`` a node without a table move tries first the move that last cut at a node of the
-   same memo key (a refutation memo, e.g. per trick start and hand of the mover);
+   same memo key (a refutation memo, e.g. per trick start and hand of the mover); with ``MEMO_LEARN`` only at
+   the nodes of a side (and depth bucket) whose memo moves cut often enough in the current zero-window probe;
 4. the bound found is stored (exact, lower or upper, as fail-soft alpha-beta defines it).
 
 A node budget (``ctx[C_MAX]``) aborts the search: ``ctx[C_ABORT]`` is set and the values are meaningless.
@@ -54,6 +55,7 @@ from tarockrl.solvers._common import NO_HINT_CTX as HINT_CTX  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_BAND_SHIFT as HIST_BAND_SHIFT  # noqa: F401
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_MEMO_BITS as MEMO_BITS  # noqa: F401
+from tarockrl.solvers._common import NO_MEMO_LEARN as MEMO_LEARN  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
@@ -102,7 +104,11 @@ INF = np.int64(1) << np.int64(40)
 (C_NODES, C_MAX, C_ABORT, C_ROOT, C_OBJ, C_SALT, C_MERGE, C_GLEN, C_GDIR, C_PLAIN, C_NOTT, C_PROBES,
  C_STATS, C_VONLY, C_BMOVE, C_MSALT) = range(16)
 C_BUDGET = 16  # the budgeted rounds' parameters (``budget_word``; 0: the adapter's ``BUDGET_ROUNDS``, -1: off)
-CTX_LEN = 17
+# with ``MEMO_LEARN``: per depth bucket (``MEMO_BUCKETS`` of ``NUM_PLAYERS`` plies below the search's root) and side
+# (0: the root's), the memo moves that cut first (at C_MCOUNT + 4 * bucket + side) and those that did not (+ 2)
+C_MCOUNT = 17
+MEMO_BUCKETS = 12
+CTX_LEN = C_MCOUNT + (4 * MEMO_BUCKETS if MEMO_LEARN > 0 else 0)
 # C_VONLY: the root's value and one best action only (no exact value of the other root actions);
 # C_BMOVE: set by ``_mtdf`` at the root, the best move of its last fail-high search (-1: none known);
 # C_MSALT: the salt of the refutation memo's keys (``MEMO_BITS``; ``Solver`` sets it per solve)
@@ -238,7 +244,8 @@ def _tt_key(row, opts, salt, add, semi):
 F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
 # budgeted rounds: node deadline, base budget, round, open moves, expected cut node
 F_DL, F_BUD, F_RND, F_PEND, F_CUTX = range(14, 19)
-F_LEN = 19
+F_MEMO = 19  # ``MEMO_LEARN``: the memo's move at this node (-1: none), ordered first or not
+F_LEN = 20
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 TT_COLS = 7  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt
@@ -453,13 +460,23 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         ret = _gval(gt, glen, p0 * gdir + f_) + b_s
                         mode = RETURN
                         continue
+            if MEMO_LEARN > 0:
+                fr[d, F_MEMO] = -1
             if MEMO_BITS > 0 and ttm < 0 and not plain:  # no table move: the memo's, when it has one
                 mk = memo_key(row)
                 if mk >= 0:
                     mk ^= ctx[C_MSALT]
                     mi = HIST_BASE + 2 * (mk & (MEMO_LEN - 1))
                     if hist[mi] == mk:
-                        ttm = hist[mi + 1]
+                        if MEMO_LEARN > 0:  # only where the memo's moves of this side and depth cut often enough
+                            # in this probe (at least MEMO_LEARN %; each memo move is scored, tried first or not)
+                            fr[d, F_MEMO] = hist[mi + 1]
+                            ci = C_MCOUNT + side(row, cur(row), root) + 4 * min((d - d0) // NUM_PLAYERS,
+                                                                                MEMO_BUCKETS - 1)
+                            if 100 * ctx[ci] >= MEMO_LEARN * (ctx[ci] + ctx[ci + 2]):
+                                ttm = hist[mi + 1]
+                        else:
+                            ttm = hist[mi + 1]
             mv = moves[d]
             rp = reps[d]
             sc = scores[d]
@@ -557,6 +574,12 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 continue
             # all moves searched (or a cutoff): store the bound, return the best value
             best = fr[d, F_BEST]
+            if MEMO_LEARN > 0 and fr[d, F_MEMO] >= 0:  # did the memo's move cut here (tried first or not)?
+                ci = C_MCOUNT + 1 - fr[d, F_MAX] + 4 * min((d - d0) // NUM_PLAYERS, MEMO_BUCKETS - 1)
+                if fr[d, F_ALPHA] >= fr[d, F_BETA] and fr[d, F_BM] == fr[d, F_MEMO]:
+                    ctx[ci] += 1
+                else:
+                    ctx[ci + 2] += 1
             if stats:
                 st[d, S_MOVES] += fr[d, F_I]
                 if fr[d, F_ALPHA] >= fr[d, F_BETA]:
@@ -950,6 +973,9 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
             beta = max(g, lo + 1)
             if beta > hi:
                 beta = hi
+        if MEMO_LEARN > 0:  # every probe learns afresh which side's memo moves cut (the refuting side changes)
+            for j in range(4 * MEMO_BUCKETS):
+                ctx[C_MCOUNT + j] = 0
         first = False
         ctx[C_PROBES] += 1
         fr[d0, F_BM] = -1  # set only when the search expands stack[d0] (not on a static or table cut there)

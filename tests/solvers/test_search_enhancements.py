@@ -52,6 +52,7 @@ def test_adapters_switch_the_enhancements():
     assert search_module("dreierles").BAND_FIRST is True
     assert search_module("dreierles").HIST_BAND_SHIFT == 2
     assert search_module("dreierles").MEMO_BITS == 18
+    assert search_module("dreierles").MEMO_LEARN == 25
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
@@ -59,6 +60,8 @@ def test_adapters_switch_the_enhancements():
         assert m.BAND_FIRST is False
         assert m.HIST_BAND_SHIFT == 0
         assert m.MEMO_BITS == 0
+        assert m.MEMO_LEARN == 0
+        assert m.CTX_LEN == m.C_MCOUNT  # no memo counters
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
 
 
@@ -266,3 +269,42 @@ def test_refutation_memo_values_stay_exact():
     game = tarockrl.make_game("dreierles")
     for seed, value in ((6, -56), (7, -124), (8, -163)):
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=5_000_000).value == value
+
+
+def test_memo_learn_values_stay_exact_and_score_both_sides():
+    """The side-aware memo (``MEMO_LEARN``: both sides' trick starts have memo slots; a side's memo move is tried
+    first only where that side's memo moves cut in at least ``MEMO_LEARN`` % of the nodes scored so far in the
+    probe, per depth bucket) changes only the order: positions with 9 tricks left (the memo at their first two
+    trick starts, the declarer's or the defenders'), every root action's value and the value-only value against
+    alpha-beta without the table and without merging. Then a kernel-level whole-deal solve (deal 6): in its last
+    probe the memo moves of both sides were scored (the counters hold nodes of side 0 and side 1). Then whole
+    deals' values as main before the side-aware memo found them (docs/solver_round_memo12.md)."""
+    sol = solver_for("dreierles")
+    k = sol.kernels
+    for state in _positions(9, 8)[6:]:  # positions of 9 tricks left beyond the plain memo test's
+        ref = sol.solve(state, table=False, merge=False)
+        assert sol.solve(state).action_values == ref.action_values
+        assert sol.solve(state, value_only=True).value == ref.value
+    from tarockrl.solvers import _salt_of
+    from tarockrl.solvers.bench import _position
+
+    game = tarockrl.make_game("dreierles")
+    row = _position(game, 6, 16)._row.copy()
+    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+    ctx[k.C_MAX] = 10_000_000
+    ctx[k.C_SALT] = _salt_of(12345)
+    ctx[k.C_MSALT] = ctx[k.C_SALT]
+    ctx[k.C_MERGE] = 1
+    ctx[k.C_VONLY] = 1
+    sol._hist[:k.HIST_BASE] = 0
+    actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    values = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    st = np.zeros((1, k.ST_LEN), dtype=np.int64)
+    k.solve_root(row, game.encoded_options, ctx, np.int64(1), actions, values, sol._tt, sol._hist,
+                 np.int64(row.shape[0]), st)
+    assert ctx[k.C_ABORT] == 0 and values[0] == -56
+    counts = ctx[k.C_MCOUNT:].reshape(k.MEMO_BUCKETS, 4)  # per bucket: hits side 0, 1; misses side 0, 1
+    assert (counts[:, 0] + counts[:, 2]).sum() > 0 and (counts[:, 1] + counts[:, 3]).sum() > 0
+    assert counts[:, :2].sum() > 0
+    for seed, value in ((1, -45), (6, -56), (8, -163), (10, -32), (3, -52)):  # deal 3: 10.9M nodes
+        assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value

@@ -172,17 +172,21 @@ HIST_BAND_SHIFT = 2  # then the history table is divided by 4 before the bonus p
 # tricks without a table move, the lead that last cut at a trick start with the same mover and hand is tried first
 MEMO_BITS = 18  # 2 ** 18 slots (key and move each)
 MEMO_TRICKS = 9
+# both sides' trick starts have a memo slot; a side's memo is read only where its moves cut in at least
+# ``MEMO_LEARN`` % of the nodes in the current probe, per trick (docs/solver_round_memo12.md)
+MEMO_LEARN = 25
 
 
 @njit(cache=True, inline="always")
 def memo_key(row):
     """The refutation memo's key of ``row`` (template ``MEMO_BITS``), or -1 for no slot: a trick start of one of
-    the first ``MEMO_TRICKS`` tricks with a defender to lead (a contract, not Räuber), keyed by the leader and his
-    hand. The first lead at such a node fails when it is a plain top card that the declarer ruffs; the lead that
-    refuted it is mostly the refutation at the next trick start with the same hand too (whatever the other
-    hands' earlier cards were). The declarer's trick starts are left out (measured: seed 13's proofs blew up)."""
+    the first ``MEMO_TRICKS`` tricks (a contract, not Räuber), keyed by the leader and his hand. A defender's
+    first lead at such a node fails when it is a plain top card that the declarer ruffs; the lead that refuted it
+    is mostly the refutation at the next trick start with the same hand too (whatever the other hands' earlier
+    cards were). The declarer's trick starts have slots too: read everywhere, the memo of the side that loses the
+    probe blew up seed 13's proofs (docs/solver_round_oracle11.md); ``MEMO_LEARN`` reads it only where it cuts."""
     p = row[L.CUR]
-    if row[L.TRICK_N] != 0 or row[L.TRICK_NO] >= MEMO_TRICKS or row[L.RAEUBER] != 0 or p == row[L.DECLARER]:
+    if row[L.TRICK_N] != 0 or row[L.TRICK_NO] >= MEMO_TRICKS or row[L.RAEUBER] != 0:
         return np.int64(-1)
     h = (row[L.HAND + p] + p * np.int64(0x5851F42D4C957F2D)) * np.int64(-7046029254386353131)
     h ^= h >> np.int64(31)
