@@ -939,7 +939,7 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
             if i0 >= i1:
                 band = False  # the step is known: the other levels inside it follow
                 if HIST_BAND_SHIFT > 0 and not first:  # the step probes' history, scaled down for the bonus
-                    # probes (``HIST_BAND_SHIFT`` bits): it ordered another question (docs/solver_round_semi9.md)
+                    # probes (``HIST_BAND_SHIFT`` bits): it ordered another question (docs/solver.md, round semi9)
                     for j in range(HIST_BASE):
                         hist[j] >>= HIST_BAND_SHIFT
                 if MEMO_BITS > 0 and not first:  # the memo too: a new salt drops the step probes' entries

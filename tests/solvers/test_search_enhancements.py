@@ -250,7 +250,7 @@ def test_refutation_memo_values_stay_exact():
     value against alpha-beta without the table and without merging (a search of another order); and the memo is
     used (it holds entries, each a card play of the game). Then whole deals, where the memo orders most of the
     defenders' leads in the upper tree: their values as the search without the memo found them (main before
-    the memo, docs/solver_round_oracle11.md)."""
+    the memo, docs/solver.md, round oracle11)."""
     sol = solver_for("dreierles")
     k = sol.kernels
     used = 0
@@ -278,7 +278,7 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
     trick starts, the declarer's or the defenders'), every root action's value and the value-only value against
     alpha-beta without the table and without merging. Then a kernel-level whole-deal solve (deal 6): in its last
     probe the memo moves of both sides were scored (the counters hold nodes of side 0 and side 1). Then whole
-    deals' values as main before the side-aware memo found them (docs/solver_round_memo12.md)."""
+    deals' values as main before the side-aware memo found them (docs/solver.md, round memo12)."""
     sol = solver_for("dreierles")
     k = sol.kernels
     for state in _positions(9, 8)[6:]:  # positions of 9 tricks left beyond the plain memo test's

@@ -155,7 +155,7 @@ def hist_slot(row):
 # budgeted rounds (the template's ``budget_word``) at the second and third cards of the first three tricks (14 or
 # more cards in hand) where the node is expected to cut (a table entry with one bound says which way it fails,
 # ``BW_TT_DIR``): the move of rank i gets 128 << (2r - 2i) nodes in round r (measured: 25 whole deals, sum 391.8M ->
-# 368.2M nodes, median 15.7M -> 12.5M; docs/solver_round_round12.md; budget11's second cards only: solver.md)
+# 368.2M nodes, median 15.7M -> 12.5M; docs/solver.md, round round12, also budget11's second cards only)
 BUDGET_ROUNDS = budget_word(128, 2, 14, 6, int(BW_CUT | BW_TT_DIR), 2)
 
 
@@ -167,13 +167,13 @@ def budget_at(row):
 
 
 BAND_FIRST = True  # MTD(f) finds the settlement step first, then the Pfeife bonus inside it (docs/solver.md)
-HIST_BAND_SHIFT = 2  # then the history table is divided by 4 before the bonus probes (docs/solver_round_semi9.md)
-# the refutation memo (docs/solver_round_oracle11.md): at a defender's trick start of the first ``MEMO_TRICKS``
+HIST_BAND_SHIFT = 2  # then the history table is divided by 4 before the bonus probes (docs/solver.md, round semi9)
+# the refutation memo (docs/solver.md, round oracle11): at a defender's trick start of the first ``MEMO_TRICKS``
 # tricks without a table move, the lead that last cut at a trick start with the same mover and hand is tried first
 MEMO_BITS = 18  # 2 ** 18 slots (key and move each)
 MEMO_TRICKS = 9
 # both sides' trick starts have a memo slot; a side's memo is read only where its moves cut in at least
-# ``MEMO_LEARN`` % of the nodes in the current probe, per trick (docs/solver_round_memo12.md)
+# ``MEMO_LEARN`` % of the nodes in the current probe, per trick (docs/solver.md, round memo12)
 MEMO_LEARN = 25
 
 
@@ -184,7 +184,7 @@ def memo_key(row):
     first lead at such a node fails when it is a plain top card that the declarer ruffs; the lead that refuted it
     is mostly the refutation at the next trick start with the same hand too (whatever the other hands' earlier
     cards were). The declarer's trick starts have slots too: read everywhere, the memo of the side that loses the
-    probe blew up seed 13's proofs (docs/solver_round_oracle11.md); ``MEMO_LEARN`` reads it only where it cuts."""
+    probe blew up seed 13's proofs (docs/solver.md, round oracle11); ``MEMO_LEARN`` reads it only where it cuts."""
     p = row[L.CUR]
     if row[L.TRICK_N] != 0 or row[L.TRICK_NO] >= MEMO_TRICKS or row[L.RAEUBER] != 0:
         return np.int64(-1)
@@ -523,7 +523,7 @@ STRATEGY_LO_START = True
 IMPLIED_SKIP = True
 # the sure trump tricks also count the other side's cards they capture: bit 1 in ``afmin`` (``_start_lo``, a
 # defender on lead), bit 2 in ``afmax`` (``_start_hi_static``, the declarer on lead). Measured (docs/
-# solver_round_bound9.md): 3 gives the same or fewer nodes on whole deals 0, 1, 4, 8, 10, 11, 17 (8: -26 %) and
+# solver.md, round bound9): 3 gives the same or fewer nodes on whole deals 0, 1, 4, 8, 10, 11, 17 (8: -26 %) and
 # every root action, but whole deal 13 needs over 120M nodes instead of 34.8M (bit 1 alone: over 40M; bit 2
 # alone: 28.3M and within 0.1 % of main on the other whole deals measured)
 SURE_FOLLOWERS = 3
