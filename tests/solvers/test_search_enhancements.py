@@ -308,3 +308,62 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
     assert counts[:, :2].sum() > 0
     for seed, value in ((1, -45), (6, -56), (8, -163), (10, -32), (3, -52)):  # deal 3: 10.9M nodes
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value
+
+
+def test_memo_second_card_slots():
+    """``MEMO_SECOND`` (Dreierles): the second card of tricks 1-9 has a memo slot, keyed by the mover, his hand
+    and the led card (another led card, another slot; never a trick start's slot); third cards have none. A
+    kernel-level solve of whole deal 6 writes second-card entries (the refutations of the first trick's leads
+    are found in the memo under the last probe's salt). Then whole deals' values as the memo without second
+    cards found them (docs/solver.md, round memo13; deal 6 as main, deals 0 and 20 as integ12)."""
+    from tarockrl.solvers import _salt_of
+    from tarockrl.solvers.bench import _position
+
+    sol = solver_for("dreierles")
+    k = sol.kernels
+    from tarockrl.solvers.adapters import dreierles as adapter
+
+    assert adapter.MEMO_SECOND is True
+    game = tarockrl.make_game("dreierles")
+    opts = game.encoded_options
+    root = _position(game, 6, 16)._row.copy()
+    moves = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    reps = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    n = k.gen(root, opts, moves, reps, np.int64(0))
+    assert n >= 2
+    start = int(k.memo_key(root))
+    seconds, thirds = [], []
+    for i in range(n):
+        row = root.copy()
+        k.apply(row, moves[i], opts)
+        assert row[DL.TRICK_N] == 1
+        seconds.append(int(k.memo_key(row)))
+        m2 = k.gen(row, opts, moves.copy(), reps.copy(), np.int64(0))
+        assert m2 >= 1
+        mv2 = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        k.gen(row, opts, mv2, reps.copy(), np.int64(0))
+        k.apply(row, mv2[0], opts)
+        thirds.append(int(k.memo_key(row)))
+    assert start >= 0 and min(seconds) >= 0
+    assert len(set(seconds)) == n and start not in seconds  # each led card its own slot
+    assert thirds == [-1] * n
+    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+    ctx[k.C_MAX] = 10_000_000
+    ctx[k.C_SALT] = _salt_of(4321)
+    ctx[k.C_MSALT] = ctx[k.C_SALT]
+    ctx[k.C_MERGE] = 1
+    ctx[k.C_VONLY] = 1
+    sol._hist[:k.HIST_BASE] = 0
+    actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    values = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    st = np.zeros((1, k.ST_LEN), dtype=np.int64)
+    k.solve_root(root.copy(), opts, ctx, np.int64(1), actions, values, sol._tt, sol._hist,
+                 np.int64(root.shape[0]), st)
+    assert ctx[k.C_ABORT] == 0 and values[0] == -56
+    found = 0
+    for key in seconds:
+        mk = key ^ int(ctx[k.C_MSALT])
+        found += int(sol._hist[k.HIST_BASE + 2 * (mk & (k.MEMO_LEN - 1))] == mk)
+    assert found > 0
+    for seed, value in ((0, -48), (20, -120)):
+        assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value

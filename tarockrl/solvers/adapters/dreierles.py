@@ -175,6 +175,9 @@ MEMO_TRICKS = 9
 # both sides' trick starts have a memo slot; a side's memo is read only where its moves cut in at least
 # ``MEMO_LEARN`` % of the nodes in the current probe, per trick (docs/solver.md, round memo12)
 MEMO_LEARN = 25
+# the second card of those tricks has a memo slot too, keyed by the mover, his hand and the led card; it is read by
+# the same rule (the same counters as its trick's start; docs/solver.md, round memo13)
+MEMO_SECOND = True
 
 
 @njit(cache=True, inline="always")
@@ -184,11 +187,16 @@ def memo_key(row):
     first lead at such a node fails when it is a plain top card that the declarer ruffs; the lead that refuted it
     is mostly the refutation at the next trick start with the same hand too (whatever the other hands' earlier
     cards were). The declarer's trick starts have slots too: read everywhere, the memo of the side that loses the
-    probe blew up seed 13's proofs (docs/solver.md, round oracle11); ``MEMO_LEARN`` reads it only where it cuts."""
+    probe blew up seed 13's proofs (docs/solver.md, round oracle11); ``MEMO_LEARN`` reads it only where it cuts.
+    With ``MEMO_SECOND`` the second card of those tricks too, keyed by the mover, his hand and the led card."""
     p = row[L.CUR]
-    if row[L.TRICK_N] != 0 or row[L.TRICK_NO] >= MEMO_TRICKS or row[L.RAEUBER] != 0:
+    n = row[L.TRICK_N]
+    if n > (1 if MEMO_SECOND else 0) or row[L.TRICK_NO] >= MEMO_TRICKS or row[L.RAEUBER] != 0:
         return np.int64(-1)
-    h = (row[L.HAND + p] + p * np.int64(0x5851F42D4C957F2D)) * np.int64(-7046029254386353131)
+    h = row[L.HAND + p] + p * np.int64(0x5851F42D4C957F2D)
+    if n == 1:  # the led card too (a second card's slot never matches a trick start's)
+        h += (row[L.TRICK_CARD] + 1) * np.int64(0x2545F4914F6CDD1D)
+    h *= np.int64(-7046029254386353131)
     h ^= h >> np.int64(31)
     return h & np.int64(0x3FFFFFFFFFFFFFFF)
 
