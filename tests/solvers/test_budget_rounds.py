@@ -21,6 +21,25 @@ from tarockrl.solvers import SearchLimitError, Solver
 from tarockrl.solvers._bind import search_module
 from tarockrl.solvers._common import BW_CUT, BW_NO_TTMOVE, BW_TT_DIR, budget_word
 
+
+def _same_as_rounds_off(k, on, off, state, objective, with_minimax, word):
+    """Solve ``state`` with the rounds on and off and check that nothing but the work differs: the same value for
+    every root action, a value-only solve with the same value and a best action, and (``with_minimax``) plain
+    minimax's value. Returns the two every-root-action results (on, off)."""
+    r_on = on.solve(state, objective=objective)
+    r_off = off.solve(state, objective=objective)
+    assert r_on.action_values == r_off.action_values, (word, state.history())
+    v_on = on.solve(state, objective=objective, value_only=True)
+    assert v_on.value == r_off.value
+    assert r_off.action_values[v_on.best_action] == r_off.value  # a best action
+    if with_minimax:
+        obj = 0 if objective == "returns" else 1
+        root = np.int64(state.current_player())
+        plain = int(k.minimax_plain(state._row.copy(), state.game.encoded_options, root, np.int64(obj)))
+        assert r_on.value == plain
+    return r_on, r_off
+
+
 # (b0, shift, k, classes, flags, stagger): budgets from 2 to 64 nodes at every position in the trick with at least
 # 2 cards in hand, so that most searches abandon and retry moves, nested several levels deep
 WORDS = [
@@ -98,18 +117,8 @@ def test_values_with_and_without_the_rounds(case):
         on, off = _solvers(word, 8 if case == "tiny_table" else 20)
         for tricks, state in positions[j % 3::2]:
             for objective in ("returns", "card_points"):
-                r_on = on.solve(state, objective=objective)
-                r_off = off.solve(state, objective=objective)
-                assert r_on.action_values == r_off.action_values, (word, state.history())
+                r_on, r_off = _same_as_rounds_off(k, on, off, state, objective, tricks == 4, word)
                 differ += r_on.nodes != r_off.nodes
-                v_on = on.solve(state, objective=objective, value_only=True)
-                assert v_on.value == r_off.value
-                assert r_off.action_values[v_on.best_action] == r_off.value  # a best action
-                if tricks == 4:
-                    obj = 0 if objective == "returns" else 1
-                    root = np.int64(state.current_player())
-                    plain = int(k.minimax_plain(state._row.copy(), state.game.encoded_options, root, np.int64(obj)))
-                    assert r_on.value == plain
     assert differ > 0
 
 
@@ -137,18 +146,8 @@ def test_values_with_the_table_direction(case):
         plain_word.budget_rounds = word & ~(int(BW_TT_DIR) >> 8 << 48)  # the same word without the flag
         for tricks, state in positions:
             for objective in ("returns", "card_points"):
-                r_on = on.solve(state, objective=objective)
-                r_off = off.solve(state, objective=objective)
-                assert r_on.action_values == r_off.action_values, (word, state.history())
+                r_on, _ = _same_as_rounds_off(k, on, off, state, objective, tricks == 4, word)
                 differ += r_on.nodes != plain_word.solve(state, objective=objective).nodes
-                v_on = on.solve(state, objective=objective, value_only=True)
-                assert v_on.value == r_off.value
-                assert r_off.action_values[v_on.best_action] == r_off.value
-                if tricks == 4:
-                    obj = 0 if objective == "returns" else 1
-                    root = np.int64(state.current_player())
-                    plain = int(k.minimax_plain(state._row.copy(), state.game.encoded_options, root, np.int64(obj)))
-                    assert r_on.value == plain
     assert differ > 0
 
 
