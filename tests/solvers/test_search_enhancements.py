@@ -18,7 +18,7 @@ import pytest
 
 import tarockrl
 from tarockrl.games.dreierles import layout as DL
-from tarockrl.solvers import solver_for
+from tarockrl.solvers import _salt_of, solver_for
 from tarockrl.solvers._bind import search_module
 
 
@@ -271,6 +271,25 @@ def test_refutation_memo_values_stay_exact():
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=5_000_000).value == value
 
 
+def _value_only_solve_root(sol, row, opts, salt_seed: int, value: int) -> np.ndarray:
+    """A kernel-level value-only ``solve_root`` of ``row`` with ``sol``'s table and a cleared history, the table and
+    memo salt from ``salt_seed``; checks that it finished with ``value`` and returns its context (memo counters)."""
+    k = sol.kernels
+    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+    ctx[k.C_MAX] = 10_000_000
+    ctx[k.C_SALT] = _salt_of(salt_seed)
+    ctx[k.C_MSALT] = ctx[k.C_SALT]
+    ctx[k.C_MERGE] = 1
+    ctx[k.C_VONLY] = 1
+    sol._hist[:k.HIST_BASE] = 0
+    actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    values = np.zeros(k.MAX_MOVES, dtype=np.int64)
+    st = np.zeros((1, k.ST_LEN), dtype=np.int64)
+    k.solve_root(row, opts, ctx, np.int64(1), actions, values, sol._tt, sol._hist, np.int64(row.shape[0]), st)
+    assert ctx[k.C_ABORT] == 0 and values[0] == value
+    return ctx
+
+
 def test_memo_learn_values_stay_exact_and_score_both_sides():
     """The side-aware memo (``MEMO_LEARN``: both sides' trick starts have memo slots; a side's memo move is tried
     first only where that side's memo moves cut in at least ``MEMO_LEARN`` % of the nodes scored so far in the
@@ -285,24 +304,10 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
         ref = sol.solve(state, table=False, merge=False)
         assert sol.solve(state).action_values == ref.action_values
         assert sol.solve(state, value_only=True).value == ref.value
-    from tarockrl.solvers import _salt_of
     from tarockrl.solvers.bench import _position
 
     game = tarockrl.make_game("dreierles")
-    row = _position(game, 6, 16)._row.copy()
-    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
-    ctx[k.C_MAX] = 10_000_000
-    ctx[k.C_SALT] = _salt_of(12345)
-    ctx[k.C_MSALT] = ctx[k.C_SALT]
-    ctx[k.C_MERGE] = 1
-    ctx[k.C_VONLY] = 1
-    sol._hist[:k.HIST_BASE] = 0
-    actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    values = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    st = np.zeros((1, k.ST_LEN), dtype=np.int64)
-    k.solve_root(row, game.encoded_options, ctx, np.int64(1), actions, values, sol._tt, sol._hist,
-                 np.int64(row.shape[0]), st)
-    assert ctx[k.C_ABORT] == 0 and values[0] == -56
+    ctx = _value_only_solve_root(sol, _position(game, 6, 16)._row.copy(), game.encoded_options, 12345, -56)
     counts = ctx[k.C_MCOUNT:].reshape(k.MEMO_BUCKETS, 4)  # per bucket: hits side 0, 1; misses side 0, 1
     assert (counts[:, 0] + counts[:, 2]).sum() > 0 and (counts[:, 1] + counts[:, 3]).sum() > 0
     assert counts[:, :2].sum() > 0
@@ -316,7 +321,6 @@ def test_memo_second_card_slots():
     kernel-level solve of whole deal 6 writes second-card entries (the refutations of the first trick's leads
     are found in the memo under the last probe's salt). Then whole deals' values as the memo without second
     cards found them (docs/solver.md, round memo13; deal 6 as main, deals 0 and 20 as integ12)."""
-    from tarockrl.solvers import _salt_of
     from tarockrl.solvers.bench import _position
 
     sol = solver_for("dreierles")
@@ -347,19 +351,7 @@ def test_memo_second_card_slots():
     assert start >= 0 and min(seconds) >= 0
     assert len(set(seconds)) == n and start not in seconds  # each led card its own slot
     assert thirds == [-1] * n
-    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
-    ctx[k.C_MAX] = 10_000_000
-    ctx[k.C_SALT] = _salt_of(4321)
-    ctx[k.C_MSALT] = ctx[k.C_SALT]
-    ctx[k.C_MERGE] = 1
-    ctx[k.C_VONLY] = 1
-    sol._hist[:k.HIST_BASE] = 0
-    actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    values = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    st = np.zeros((1, k.ST_LEN), dtype=np.int64)
-    k.solve_root(root.copy(), opts, ctx, np.int64(1), actions, values, sol._tt, sol._hist,
-                 np.int64(root.shape[0]), st)
-    assert ctx[k.C_ABORT] == 0 and values[0] == -56
+    ctx = _value_only_solve_root(sol, root.copy(), opts, 4321, -56)
     found = 0
     for key in seconds:
         mk = key ^ int(ctx[k.C_MSALT])
