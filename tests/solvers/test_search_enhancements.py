@@ -359,3 +359,76 @@ def test_memo_second_card_slots():
     assert found > 0
     for seed, value in ((0, -48), (20, -120)):
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value
+
+
+def test_memo_deep_trick_start_slots():
+    """``MEMO_DEEP`` (Dreierles): the trick starts of tricks 10-12 have memo slots too, keyed by the leader, his
+    hand and the cards in play (not by his hand alone), and their second and third cards none (slots of tricks
+    1-9 as before). The key does not change when the other two seats swap cards, and does when a card leaves
+    play. The memo changes only the order: positions with 7 tricks left (the deep slots at their trick starts),
+    every root action's value and the value-only value against alpha-beta without the table and without
+    merging; a kernel-level solve of one of them writes deep entries (the trick-11 starts after its first trick
+    are found in the memo under the last probe's salt). Then whole deals' values (docs/solver_round_memo14.md)."""
+    from tarockrl.solvers.adapters import dreierles as adapter
+    from tarockrl.solvers.bench import _position
+
+    assert adapter.MEMO_TRICKS == 9 and adapter.MEMO_DEEP == 12
+    sol = solver_for("dreierles")
+    k = sol.kernels
+    game = tarockrl.make_game("dreierles")
+    opts = game.encoded_options
+    deep = 0
+    for seed in range(6):  # the slot classes along random card play
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=7000 + seed)
+        while not state.is_terminal():
+            row = state._row
+            if row[DL.PHASE] == DL.PLAY and row[DL.RAEUBER] == 0:
+                t, n = int(row[DL.TRICK_NO]), int(row[DL.TRICK_N])
+                slot = (t < 9 and n <= 1) or (9 <= t < 12 and n == 0)
+                assert (int(k.memo_key(row)) >= 0) == slot, (t, n)
+                if 9 <= t < 12 and n == 0:
+                    deep += 1
+                    p = int(row[DL.CUR])
+                    q, r = (p + 1) % 3, (p + 2) % 3
+                    cq = int(row[DL.HAND + q]) & -int(row[DL.HAND + q])
+                    cr = int(row[DL.HAND + r]) & -int(row[DL.HAND + r])
+                    swapped = row.copy()
+                    swapped[DL.HAND + q] = row[DL.HAND + q] ^ cq ^ cr
+                    swapped[DL.HAND + r] = row[DL.HAND + r] ^ cq ^ cr
+                    assert k.memo_key(swapped) == k.memo_key(row)
+                    gone = row.copy()
+                    gone[DL.HAND + q] = row[DL.HAND + q] ^ cq
+                    assert k.memo_key(gone) != k.memo_key(row)
+                    other = row.copy()
+                    other[DL.CUR] = q
+                    assert k.memo_key(other) != k.memo_key(row)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert deep >= 6
+    for state in _positions(7, 6):
+        ref = sol.solve(state, table=False, merge=False)
+        assert sol.solve(state).action_values == ref.action_values
+        assert sol.solve(state, value_only=True).value == ref.value
+    root = next(s for s in _positions(7, 6) if s._row[DL.TRICK_N] == 0 and s._row[DL.RAEUBER] == 0)
+    row0 = root._row.copy()
+    value = sol.solve(root, value_only=True).value
+    ctx = _value_only_solve_root(sol, row0.copy(), opts, 2468, value)
+    keys = set()
+    for a in root.legal_actions():  # the trick-11 starts after the first trick
+        s1 = root.clone()
+        s1.apply_action(a)
+        for b in s1.legal_actions():
+            s2 = s1.clone()
+            s2.apply_action(b)
+            for c in s2.legal_actions():
+                s3 = s2.clone()
+                s3.apply_action(c)
+                assert s3._row[DL.TRICK_NO] == 10 and s3._row[DL.TRICK_N] == 0
+                keys.add(int(k.memo_key(s3._row)))
+    found = 0
+    for key in keys:
+        mk = key ^ int(ctx[k.C_MSALT])
+        found += int(sol._hist[k.HIST_BASE + 2 * (mk & (k.MEMO_LEN - 1))] == mk)
+    assert found > 0
+    for seed, value in ((14, -26), (24, -36)):
+        assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value

@@ -178,6 +178,9 @@ MEMO_LEARN = 25
 # the second card of those tricks has a memo slot too, keyed by the mover, his hand and the led card; it is read by
 # the same rule (the same counters as its trick's start; docs/solver.md, round memo13)
 MEMO_SECOND = True
+# the trick starts of the tricks after those, up to trick ``MEMO_DEEP``, have a memo slot keyed by the leader, his hand
+# and the cards in play (the hand alone misleads there: docs/solver_round_memo14.md); 0: none
+MEMO_DEEP = 12
 
 
 @njit(cache=True, inline="always")
@@ -188,10 +191,21 @@ def memo_key(row):
     is mostly the refutation at the next trick start with the same hand too (whatever the other hands' earlier
     cards were). The declarer's trick starts have slots too: read everywhere, the memo of the side that loses the
     probe blew up seed 13's proofs (docs/solver.md, round oracle11); ``MEMO_LEARN`` reads it only where it cuts.
-    With ``MEMO_SECOND`` the second card of those tricks too, keyed by the mover, his hand and the led card."""
+    With ``MEMO_SECOND`` the second card of those tricks too, keyed by the mover, his hand and the led card.
+    With ``MEMO_DEEP`` the trick starts of tricks ``MEMO_TRICKS`` + 1 to ``MEMO_DEEP`` too, keyed by the leader,
+    his hand and the cards in play: the lead that refuted at the same hands but for how the other two split
+    their cards (and the points so far)."""
     p = row[L.CUR]
     n = row[L.TRICK_N]
-    if n > (1 if MEMO_SECOND else 0) or row[L.TRICK_NO] >= MEMO_TRICKS or row[L.RAEUBER] != 0:
+    t = row[L.TRICK_NO]
+    if row[L.RAEUBER] != 0:
+        return np.int64(-1)
+    if t >= MEMO_TRICKS:
+        if n != 0 or t >= MEMO_DEEP:
+            return np.int64(-1)
+        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+        return hmix(hmix(hmix(np.int64(0x51ED27), row[L.HAND + p]), rem), p) & np.int64(0x7FFFFFFFFFFFFF)
+    if n > (1 if MEMO_SECOND else 0):
         return np.int64(-1)
     h = row[L.HAND + p] + p * np.int64(0x5851F42D4C957F2D)
     if n == 1:  # the led card too (a second card's slot never matches a trick start's)
