@@ -30,6 +30,8 @@ _OPTIONAL = {"forced_rest": "no_forced_rest", "tt_skip": "no_tt_skip", "root_lev
              "HIST_BAND_SHIFT": "NO_HIST_BAND_SHIFT", "MEMO_BITS": "NO_MEMO_BITS", "memo_key": "no_memo_key"}
 _OPTIONAL.update({"BUDGET_ROUNDS": "NO_BUDGET_ROUNDS", "budget_at": "no_budget_at"})  # budgeted rounds (budget11)
 _OPTIONAL.update({"MEMO_LEARN": "NO_MEMO_LEARN"})  # the memo read by side where it cuts (memo12)
+# an alternative move ordering used per class of node where it cuts more often in the probe (order14)
+_OPTIONAL.update({"ORDER_LEARN": "NO_ORDER_LEARN", "hint_alt": "no_hint_alt", "alt_class": "no_alt_class"})
 
 
 def search_module(game_name: str) -> ModuleType:

@@ -88,6 +88,7 @@ NO_BOUND_NEED = False  # default ``BOUND_NEED``: the static bounds ``afmin``/``a
 NO_HINT_CTX = False  # default ``HINT_CTX``: the search scores each move with the adapter's ``hint``
 NO_MEMO_BITS = 0  # default ``MEMO_BITS``: no refutation memo (``memo_key`` is never called)
 NO_MEMO_LEARN = 0  # default ``MEMO_LEARN``: the memo's move is tried first wherever ``memo_key`` gives a slot
+NO_ORDER_LEARN = 0  # default ``ORDER_LEARN``: no alternative move ordering (``hint_alt``/``alt_class`` never called)
 NO_HIST_BAND_SHIFT = 0  # default ``HIST_BAND_SHIFT``: MTD(f) keeps the history table as it is after the band probes
 BW_NO_TTMOVE = np.int64(16)  # ``budget_word`` flag: budgeted rounds only at nodes without a table move
 BW_CUT = np.int64(32)  # ``budget_word`` flag: budgeted rounds only at nodes expected to cut (template ``_search``)
@@ -136,6 +137,18 @@ def no_hint_ctx(row, opts, root):
 def no_hint_at(row, opts, action, root, hc):
     """Default ``hint_at`` (never called unless the adapter sets ``HINT_CTX``)."""
     return np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def no_hint_alt(row, opts, action, root, hc):
+    """Default ``hint_alt`` (never called unless the adapter sets ``ORDER_LEARN``)."""
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def no_alt_class(row, opts, root, hc):
+    """Default ``alt_class``: no node has an alternative ordering."""
+    return np.int64(-1)
 
 
 @njit(cache=True, inline="always")

@@ -56,11 +56,14 @@ from tarockrl.solvers._common import NO_HIST_BAND_SHIFT as HIST_BAND_SHIFT  # no
 from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_MEMO_BITS as MEMO_BITS  # noqa: F401
 from tarockrl.solvers._common import NO_MEMO_LEARN as MEMO_LEARN  # noqa: F401
+from tarockrl.solvers._common import NO_ORDER_LEARN as ORDER_LEARN  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
+from tarockrl.solvers._common import no_alt_class as alt_class  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmin_need  # noqa: F401
 from tarockrl.solvers._common import no_budget_at as budget_at  # noqa: F401
+from tarockrl.solvers._common import no_hint_alt as hint_alt  # noqa: F401
 from tarockrl.solvers._common import no_hint_at as hint_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_ctx as hint_ctx  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
@@ -108,7 +111,12 @@ C_BUDGET = 16  # the budgeted rounds' parameters (``budget_word``; 0: the adapte
 # (0: the root's), the memo moves that cut first (at C_MCOUNT + 4 * bucket + side) and those that did not (+ 2)
 C_MCOUNT = 17
 MEMO_BUCKETS = 12
-CTX_LEN = C_MCOUNT + (4 * MEMO_BUCKETS if MEMO_LEARN > 0 else 0)
+# with ``ORDER_LEARN``: per class of node (the adapter's ``alt_class``, below ``ALT_CLASSES``) the cut nodes whose
+# cutting move is the first move of the adapter's alternative ordering ``hint_alt`` (at C_OCOUNT + 2 * class) and
+# those whose cutting move is the first of the default ``hint_at`` (+ 1), where the two differ
+C_OCOUNT = C_MCOUNT + (4 * MEMO_BUCKETS if MEMO_LEARN > 0 else 0)
+ALT_CLASSES = 64
+CTX_LEN = C_OCOUNT + (2 * ALT_CLASSES if ORDER_LEARN > 0 else 0)
 # C_VONLY: the root's value and one best action only (no exact value of the other root actions);
 # C_BMOVE: set by ``_mtdf`` at the root, the best move of its last fail-high search (-1: none known);
 # C_MSALT: the salt of the refutation memo's keys (``MEMO_BITS``; ``Solver`` sets it per solve)
@@ -245,7 +253,10 @@ F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, 
 # budgeted rounds: node deadline, base budget, round, open moves, expected cut node
 F_DL, F_BUD, F_RND, F_PEND, F_CUTX = range(14, 19)
 F_MEMO = 19  # ``MEMO_LEARN``: the memo's move at this node (-1: none), ordered first or not
-F_LEN = 20
+# ``ORDER_LEARN``: the first move of the default and of the alternative ordering (-1: they agree or no class),
+# the node's class
+F_ADEF, F_AALT, F_ACLS = 20, 21, 22
+F_LEN = 23 if ORDER_LEARN > 0 else 20
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 TT_COLS = 7  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt
@@ -485,6 +496,21 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             hoff = (hist_slot(row) * NUM_PLAYERS + p) * NUM_ACTIONS
             # keep the representatives only, scored; insertion sort by score (descending)
             hc = hint_ctx(row, opts, root)
+            acls = np.int64(-1)
+            use_alt = False
+            if ORDER_LEARN > 0:  # the adapter's alternative order (``hint_alt``) at a node of a class (``alt_class``)
+                # where, in this probe, its first move has cut at least once and in at least ORDER_LEARN % of the
+                # cut nodes where the two orderings' first moves differ and one of them cut
+                fr[d, F_ADEF] = -1
+                if ttm < 0 and not plain:
+                    acls = alt_class(row, opts, root, hc)
+                    if acls >= 0:
+                        ci = C_OCOUNT + 2 * acls
+                        use_alt = ctx[ci] > 0 and 100 * ctx[ci] >= ORDER_LEARN * (ctx[ci] + ctx[ci + 1])
+            bd = np.int64(-(1 << 62))
+            ba = bd
+            fd = np.int64(-1)
+            fa = np.int64(-1)
             m = 0
             for i in range(n):
                 if rp[i] == i:
@@ -492,8 +518,22 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     s = np.int64(0)
                     if not plain:
                         s = _move_score(row, opts, a, root, hist, hoff, ttm, hc)
+                        if ORDER_LEARN > 0 and acls >= 0:
+                            s2 = hint_alt(row, opts, a, root, hc) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
+                            if s > bd:
+                                bd = s
+                                fd = a
+                            if s2 > ba:
+                                ba = s2
+                                fa = a
+                            if use_alt:
+                                s = s2
                     _insert_by_score(mv, sc, m, a, s)
                     m += 1
+            if ORDER_LEARN > 0 and acls >= 0 and fd != fa:
+                fr[d, F_ADEF] = fd
+                fr[d, F_AALT] = fa
+                fr[d, F_ACLS] = acls
             maximize = side(row, p, root) == 0
             if stats:
                 st[d, S_EXP] += 1
@@ -580,6 +620,12 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     ctx[ci] += 1
                 else:
                     ctx[ci + 2] += 1
+            if ORDER_LEARN > 0 and fr[d, F_ADEF] >= 0 and fr[d, F_ALPHA] >= fr[d, F_BETA]:  # which first move cut?
+                ci = C_OCOUNT + 2 * fr[d, F_ACLS]
+                if fr[d, F_BM] == fr[d, F_AALT]:
+                    ctx[ci] += 1
+                elif fr[d, F_BM] == fr[d, F_ADEF]:
+                    ctx[ci + 1] += 1
             if stats:
                 st[d, S_MOVES] += fr[d, F_I]
                 if fr[d, F_ALPHA] >= fr[d, F_BETA]:
@@ -976,6 +1022,9 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
         if MEMO_LEARN > 0:  # every probe learns afresh which side's memo moves cut (the refuting side changes)
             for j in range(4 * MEMO_BUCKETS):
                 ctx[C_MCOUNT + j] = 0
+        if ORDER_LEARN > 0:  # every probe learns afresh where the alternative ordering cuts
+            for j in range(2 * ALT_CLASSES):
+                ctx[C_OCOUNT + j] = 0
         first = False
         ctx[C_PROBES] += 1
         fr[d0, F_BM] = -1  # set only when the search expands stack[d0] (not on a static or table cut there)

@@ -53,6 +53,7 @@ def test_adapters_switch_the_enhancements():
     assert search_module("dreierles").HIST_BAND_SHIFT == 2
     assert search_module("dreierles").MEMO_BITS == 18
     assert search_module("dreierles").MEMO_LEARN == 25
+    assert search_module("dreierles").ORDER_LEARN == 50
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
@@ -61,7 +62,9 @@ def test_adapters_switch_the_enhancements():
         assert m.HIST_BAND_SHIFT == 0
         assert m.MEMO_BITS == 0
         assert m.MEMO_LEARN == 0
-        assert m.CTX_LEN == m.C_MCOUNT  # no memo counters
+        assert m.ORDER_LEARN == 0
+        assert m.CTX_LEN == m.C_MCOUNT  # no memo counters, no alternative-order counters
+        assert m.F_LEN == 20
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
 
 
@@ -431,4 +434,31 @@ def test_memo_deep_trick_start_slots():
         found += int(sol._hist[k.HIST_BASE + 2 * (mk & (k.MEMO_LEN - 1))] == mk)
     assert found > 0
     for seed, value in ((14, -26), (24, -36)):
+        assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value
+
+
+def test_order_learn_values_stay_exact_and_count_both_orders():
+    """The alternative order of the follows learned per probe (``ORDER_LEARN``: at a node of a class of
+    ``alt_class`` without a table move, ``hint_alt``'s order where its first move has cut at least once and in at
+    least ``ORDER_LEARN`` % of the counted cut nodes of that class in the probe, else ``hint_at``'s) changes only the
+    order: positions with 9 tricks left, every root action's value and the value-only value against alpha-beta
+    without the table and without merging. Then a kernel-level whole-deal solve (deal 6): in its last probe cut
+    nodes of both kinds were counted (the cutting move was the alternative's first move at some, the default's at
+    others), and the search used the alternative order (a class with a hit). Then whole deals' values as main
+    before this round found them (docs/solver_round_order14.md)."""
+    sol = solver_for("dreierles")
+    k = sol.kernels
+    assert k.ORDER_LEARN == 50 and k.CTX_LEN == k.C_OCOUNT + 2 * k.ALT_CLASSES
+    for state in _positions(9, 10)[8:]:
+        ref = sol.solve(state, table=False, merge=False)
+        assert sol.solve(state).action_values == ref.action_values
+        assert sol.solve(state, value_only=True).value == ref.value
+    from tarockrl.solvers.bench import _position
+
+    game = tarockrl.make_game("dreierles")
+    ctx = _value_only_solve_root(sol, _position(game, 6, 16)._row.copy(), game.encoded_options, 777, -56)
+    counts = ctx[k.C_OCOUNT:].reshape(k.ALT_CLASSES, 2)  # per class: the alternative's first move cut, the default's
+    assert counts[:, 0].sum() > 0 and counts[:, 1].sum() > 0
+    assert counts[36:].sum() == 0  # classes 3 * trick (at most 11) + kind (0-2)
+    for seed, value in ((1, -45), (7, -124), (8, -163), (10, -32), (20, -120)):
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value

@@ -286,3 +286,102 @@ def test_hint_at_equals_hint(pass_all):
                 assert (h == g).all(), (seed, root, h, g)
                 checked += actions.shape[0]
     assert checked > 5000
+
+
+@njit  # not cached: numba would keep the inlined kernels of an older version
+def _hints_alt(row, opts, root, actions, out_at, out_alt):
+    hc = A.hint_ctx(row, opts, root)
+    for i in range(actions.shape[0]):
+        out_at[i] = A.hint_at(row, opts, actions[i], root, hc)
+        out_alt[i] = A.hint_alt(row, opts, actions[i], root, hc)
+    return A.alt_class(row, opts, root, hc)
+
+
+def _side(row, seat, root):
+    if row[L.RAEUBER] != 0:
+        return 0 if seat == root else 1
+    d = row[L.DECLARER]
+    return 0 if (seat == d) == (root == d) else 1
+
+
+@pytest.mark.parametrize("pass_all", [False, True], ids=["contract", "raeuber"])
+def test_order14_follow_rules(pass_all):
+    """The alternative ordering of the follows (``hint_alt``, used where ``ORDER_LEARN`` finds it cutting; docs/
+    solver_round_order14.md), checked from its definition on every card-play row of random deals and every root
+    seat. Only a defender's follow in a contract changes; there (1) when the mover's side wins the trick, a plain
+    card that does not overtake and is the highest of its suit still in the hands (a master) is tried after every
+    other plain card that does not overtake; (2) second to play against an opponent's lead, when the third seat
+    cannot overtake (or is a partner), the plain cards that win are tried most valuable first, before every other
+    card. Everywhere else ``hint_alt`` is ``hint_at``. ``alt_class`` is 3 * trick (at most 11) + kind: 0 second
+    card after a partner's lead, 1 second card after an opponent's lead, 2 third card with the mover's side
+    winning; -1 on leads, in Räuber, at the declarer's nodes and at third cards the opponents win."""
+    assert A.ORDER_RULES == 7 and A.ORDER_LEARN > 0
+    game = tarockrl.make_game("dreierles")
+    opts = game.encoded_options
+    trumps = int(A.TRUMPS)
+    seen1 = seen2 = same = 0
+    for seed in range(30):
+        for row in _play_rows(game, 500 + seed, pass_all):
+            n = int(row[L.TRICK_N])
+            legal = int(DK.play_legal(row, opts))
+            cards = [c for c in range(54) if (legal >> c) & 1]
+            actions = np.array([L.A_PLAY + c for c in cards], dtype=np.int64)
+            me = int(row[L.CUR])
+            defender = row[L.RAEUBER] == 0 and me != int(row[L.DECLARER])
+            for root in range(3):
+                h = np.zeros(len(cards), dtype=np.int64)
+                g = np.zeros(len(cards), dtype=np.int64)
+                cls = int(_hints_alt(row, opts, np.int64(root), actions, h, g))
+                if n == 0 or not defender:
+                    assert cls == -1 and (h == g).all(), (seed, root, cls)
+                    same += 1
+                    continue
+                trick = [int(row[L.TRICK_CARD + i]) for i in range(n)]
+                led = int(A.SUIT_OF_CARD[trick[0]])
+
+                def win(cs):
+                    t = [c for c in cs if (trumps >> c) & 1]
+                    return max(t) if t else max(c for c in cs if (led >> c) & 1)
+
+                w = win(trick)
+                winner = (int(row[L.LEADER]) + trick.index(w)) % 3
+                mine = _side(row, winner, root) == _side(row, me, root)
+                t = 16 - bin(int(row[L.HAND + me])).count("1")
+                kind = (0 if mine else 1) if n == 1 else (2 if mine else -1)
+                assert cls == (-1 if kind < 0 else 3 * min(t, 11) + kind), (seed, root, cls)
+                inhand = int(row[L.HAND]) | int(row[L.HAND + 1]) | int(row[L.HAND + 2])
+                sc = dict(zip(cards, g.tolist()))
+                plain_under = [c for c in cards if not (trumps >> c) & 1 and win(trick + [c]) != c]
+                third = (me + 1) % 3
+                if mine:
+                    if n == 1 and _side(row, third, root) != _side(row, me, root):
+                        continue  # the third seat, an opponent, may overtake (the older rule decides first)
+                    masters = [c for c in plain_under
+                               if max(x for x in range(54) if (inhand >> x) & 1 and A.SUIT_OF_CARD[x]
+                                      == A.SUIT_OF_CARD[c]) == c]
+                    for m_ in masters:
+                        for c in plain_under:
+                            if c not in masters:
+                                assert sc[m_] < sc[c], (seed, root, m_, c, sc)
+                                seen1 += 1
+                elif n == 1:
+                    h3 = int(row[L.HAND + third])
+                    wins = []
+                    for c in cards:
+                        if (trumps >> c) & 1 or win(trick + [c]) != c:
+                            continue
+                        if _side(row, third, root) != _side(row, me, root):
+                            cand = h3 & led if h3 & led else h3 & trumps
+                            if cand and win(trick + [c, cand.bit_length() - 1]) != c:
+                                continue
+                        wins.append(c)
+                    for a in wins:
+                        for b in cards:
+                            if b in wins and CARD_VALUES[b] < CARD_VALUES[a]:
+                                assert sc[a] > sc[b], (seed, root, a, b, sc)
+                                seen2 += 1
+                            elif b not in wins:
+                                assert sc[a] > sc[b], (seed, root, a, b, sc)
+    assert same > 100
+    if not pass_all:
+        assert seen1 > 20 and seen2 > 20, (seen1, seen2)

@@ -258,11 +258,12 @@ def gen(row, opts, moves, reps, merge):
 @njit(cache=True, inline="always")
 def hint_ctx(row, opts, root):
     """What :func:`hint` reads of a node, for every move alike: on a lead the cards in play; when following the
-    trick's cards, the led suit, whether the trick's winner is on the mover's side, and second to play the third
-    seat's hand when he is an opponent (else -1)."""
+    trick's cards, the led suit, whether the trick's winner is on the mover's side, second to play the third
+    seat's hand when he is an opponent (else -1); last the cards in the hands (for :func:`hint_alt`)."""
     n = row[L.TRICK_N]
+    inhand = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
     if n == 0:
-        return row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1)
+        return inhand, np.int64(0), np.int64(0), np.int64(-1), inhand
     trick = np.int64(0)
     for i in range(n):
         trick |= ONE << row[L.TRICK_CARD + i]
@@ -279,7 +280,7 @@ def hint_ctx(row, opts, root):
         third = (me + 1) % 3
         if side(row, third, root) != side(row, me, root):
             h3 = row[L.HAND + third]
-    return trick, led, partner, h3
+    return trick, led, partner, h3, inhand
 
 
 @njit(cache=True, inline="always")
@@ -288,7 +289,7 @@ def rollout_hint(row, opts, action, root):
     ``lead_hint`` on a lead): the PIMC heuristic rollouts' card choice (tarockrl/agents/pimc_rollouts.py) and
     the base of the solver's :func:`hint`."""
     c = action - L.A_PLAY
-    trick, led, partner, _ = hint_ctx(row, opts, root)  # on a lead ``trick`` is the cards in play
+    trick, led, partner, _, _ = hint_ctx(row, opts, root)  # on a lead ``trick`` is the cards in play
     if row[L.TRICK_N] == 0:
         return lead_hint(c, trick, SUIT_OF_CARD[c], VALUES[c])
     return trick_hint(c, trick, led, TRUMPS, partner != 0, VALUES[c])
@@ -323,12 +324,62 @@ HINT_CTX = True
 @njit(cache=True, inline="always")
 def hint_at(row, opts, action, root, hc):
     """:func:`hint` of ``action`` from ``hc = hint_ctx(row, opts, root)`` (the same score)."""
+    return _hint_rules(row, opts, action, root, hc, np.int64(0))
+
+
+# an alternative ordering of the follows (``hint_alt``), which the search uses per class of node (``alt_class``)
+# where in the current probe its first move has cut more often than the default's (template ``ORDER_LEARN``, a
+# percentage; docs/solver_round_order14.md). ``ORDER_RULES``, bit mask: 1 -- a plain card that would be the highest
+# of its suit still in the hands after the trick (a master) is not smeared onto a trick the mover's side wins: tried
+# after the other smears, as a loser; 2 -- second to play against an opponent's lead, when the third seat is a
+# partner or cannot overtake, the most valuable plain card that wins first (not the cheapest one); 4 -- at the
+# defenders' nodes of a contract only (never in Räuber)
+ORDER_RULES = 7
+ORDER_LEARN = 50
+
+
+@njit(cache=True, inline="always")
+def hint_alt(row, opts, action, root, hc):
+    """The alternative score of ``action`` (``ORDER_LEARN``): :func:`hint_at` with the follow rules ``ORDER_RULES``."""
+    return _hint_rules(row, opts, action, root, hc, np.int64(ORDER_RULES))
+
+
+@njit(cache=True, inline="always")
+def alt_class(row, opts, root, hc):
+    """The node's class for ``ORDER_LEARN`` (-1: :func:`hint_alt` is :func:`hint_at` here): 3 * the trick (0-based,
+    at most 11) + 0 for a second card after a partner's lead, 1 for a second card after an opponent's lead, 2 for a
+    third card when the mover's side wins the trick (a lead, a third card the opponents win, Räuber and, with
+    ``ORDER_RULES`` bit 4, the declarer's nodes: -1)."""
+    n = row[L.TRICK_N]
+    if n == 0 or row[L.RAEUBER] != 0 or (ORDER_RULES & 4 != 0 and row[L.CUR] == row[L.DECLARER]):
+        return np.int64(-1)
+    partner = hc[2]
+    if n == 1:
+        k = np.int64(0) if partner != 0 else np.int64(1)
+    elif partner != 0:
+        k = np.int64(2)
+    else:
+        return np.int64(-1)
+    t = np.int64(16) - popcount(row[L.HAND + row[L.CUR]])
+    return np.int64(3) * min(t, np.int64(11)) + k
+
+
+@njit(cache=True, inline="always")
+def _hint_rules(row, opts, action, root, hc, rules):
+    """:func:`hint_at` (``rules`` 0) or :func:`hint_alt` (``rules``: ``ORDER_RULES``) of ``action``."""
     c = action - L.A_PLAY
-    trick, led, partner, h3 = hc
+    trick, led, partner, h3, inhand = hc
     if row[L.TRICK_N] == 0:
         return lead_hint(c, trick, SUIT_OF_CARD[c], VALUES[c])
     if h3 >= 0 and third_overtakes(h3, trick, c, led, TRUMPS):
         return np.int64(8) - VALUES[c]
+    if rules != 0 and ((ONE << c) & TRUMPS) == 0 and (rules & 4 == 0 or (row[L.RAEUBER] == 0
+                                                                          and row[L.CUR] != row[L.DECLARER])):
+        beats = winning_card(trick | (ONE << c), led, TRUMPS) == c
+        if rules & 1 and partner != 0 and not beats and highest_index(inhand & SUIT_OF_CARD[c]) == c:
+            return np.int64(8) - VALUES[c]  # a master: kept, tried after the other smears
+        if rules & 2 and partner == 0 and beats and row[L.TRICK_N] == 1:
+            return np.int64(100) + VALUES[c]  # a sure winner (the third cannot overtake): the most valuable first
     return trick_hint(c, trick, led, TRUMPS, partner != 0, VALUES[c])
 
 
