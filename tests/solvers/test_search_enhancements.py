@@ -311,7 +311,7 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
 
     game = tarockrl.make_game("dreierles")
     ctx = _value_only_solve_root(sol, _position(game, 6, 16)._row.copy(), game.encoded_options, 12345, -56)
-    counts = ctx[k.C_MCOUNT:].reshape(k.MEMO_BUCKETS, 4)  # per bucket: hits side 0, 1; misses side 0, 1
+    counts = ctx[k.C_MCOUNT:k.C_OCOUNT].reshape(k.MEMO_BUCKETS, 4)  # per bucket: hits side 0, 1; misses side 0, 1
     assert (counts[:, 0] + counts[:, 2]).sum() > 0 and (counts[:, 1] + counts[:, 3]).sum() > 0
     assert counts[:, :2].sum() > 0
     for seed, value in ((1, -45), (6, -56), (8, -163), (10, -32), (3, -52)):  # deal 3: 10.9M nodes
