@@ -246,10 +246,14 @@ def gen(row, opts, moves, reps, merge):
 # 4 defender third card, 5 declarer third card) at which ``hint_at`` scores a move by the linear score
 # ``LEARN_W[kind] . learn_feats(...)`` (fitted by scripts/fit_order_learn14.py; the rules' ``hint`` breaks ties);
 # 0: the rules' score everywhere. ``hint`` (the playout's first guess, the rollouts) keeps the rules
-LEARN_ORDER = 0
+LEARN_ORDER = 5
 LEARN_NF = 32
 LEARN_SHIFT = 7  # the rules' hint (0..100) below the learned score: score = learned << LEARN_SHIFT + hint
 LEARN_TIE = False  # instead: the rules' hint first, the learned score (clipped to 16 bits) only breaks its ties
+# instead (``LEARN_FIRST``): the rules' order, except that the learned score's best card is tried first when the
+# rules score it below their best and its learned score exceeds every rules-best card's by ``LEARN_MARGIN``
+LEARN_FIRST = True
+LEARN_MARGIN = 200
 LEARN_W = np.array([
     [4, 50, -103, -487, -389, 194, 11, 83, 269, -111, -34, -45, 111, 0, 0, 51,
      -176, 0, 0, 0, 0, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, -13],
@@ -290,8 +294,11 @@ def hint_ctx(row, opts, root):
         else:
             opp |= row[L.HAND + s_]
     if n == 0:
-        return (row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1), mine,
-                part, opp, np.int64(0), np.int64(0), np.int64(-1), kind, tl)
+        hc = (row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1), mine,
+              part, opp, np.int64(0), np.int64(0), np.int64(-1), kind, tl, np.int64(-1))
+        if LEARN_FIRST and (LEARN_ORDER >> kind) & 1:
+            return _learn_pick(row, opts, root, hc)
+        return hc
     trick = np.int64(0)
     for i in range(n):
         trick |= ONE << row[L.TRICK_CARD + i]
@@ -312,7 +319,10 @@ def hint_ctx(row, opts, root):
             h3 = row[L.HAND + third]
         elif row[L.RAEUBER] == 0:
             t3p = np.int64(1)
-    return trick, led, partner, h3, mine, part, opp, t3, t3p, np.int64(w), kind, tl
+    hc = (trick, led, partner, h3, mine, part, opp, t3, t3p, np.int64(w), kind, tl, np.int64(-1))
+    if LEARN_FIRST and (LEARN_ORDER >> kind) & 1:
+        return _learn_pick(row, opts, root, hc)
+    return hc
 
 
 @njit(cache=True, inline="always")
@@ -375,7 +385,7 @@ def _b(x):
 def learn_feats(row, c, h, hc):
     """The learned score's features of playing card ``c`` (``h``: its rules' hint, ``hc``: ``hint_ctx``), a tuple
     of ``LEARN_NF`` small integers (docs/solver_round_learn14.md lists them)."""
-    trick, led, partner, h3, mine, part, opp, t3, t3p, w, kind, tl = hc
+    trick, led, partner, h3, mine, part, opp, t3, t3p, w, kind, tl, _ = hc
     b = ONE << c
     S = SUIT_OF_CARD[c]
     v = VALUES[c]
@@ -440,11 +450,41 @@ def learn_score(row, c, h, hc):
     return s
 
 
+@njit(cache=True)
+def _learn_pick(row, opts, root, hc):
+    """``hc`` with its last element the card the learned score puts first (``LEARN_FIRST``), else -1."""
+    legal = play_legal(row, opts)
+    hmax = np.int64(-1 << 40)
+    lrules = np.int64(-1 << 40)
+    best = np.int64(-1)
+    lbest = np.int64(-1 << 40)
+    hb = np.int64(0)
+    m = legal
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - 1
+        h = rules_hint_at(row, opts, c + L.A_PLAY, root, hc)
+        s_ = learn_score(row, c, h, hc)
+        if h > hmax:
+            hmax = h
+            lrules = s_
+        elif h == hmax and s_ > lrules:
+            lrules = s_
+        if s_ > lbest:
+            lbest = s_
+            best = c
+            hb = h
+    pick = best if (hb < hmax and lbest - lrules >= LEARN_MARGIN) else np.int64(-1)
+    return hc[:12] + (pick,)
+
+
 @njit(cache=True, inline="always")
 def hint_at(row, opts, action, root, hc):
     """:func:`hint` of ``action`` from ``hc = hint_ctx(row, opts, root)`` (the same score); with ``LEARN_ORDER``
     set for the node's kind, the learned score above it."""
     h = rules_hint_at(row, opts, action, root, hc)
+    if LEARN_FIRST:
+        return np.int64(101) if action - L.A_PLAY == hc[12] else h
     if LEARN_ORDER != 0 and (LEARN_ORDER >> hc[10]) & 1:
         if LEARN_TIE:
             return (h << np.int64(16)) + min(max(learn_score(row, action - L.A_PLAY, h, hc), np.int64(-32768)),
