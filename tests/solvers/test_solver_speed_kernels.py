@@ -265,7 +265,7 @@ def _hints_both(row, opts, root, actions, out_hint, out_at):
     hc = A.hint_ctx(row, opts, root)
     for i in range(actions.shape[0]):
         out_hint[i] = A.hint(row, opts, actions[i], root)
-        out_at[i] = A.rules_hint_at(row, opts, actions[i], root, hc)
+        out_at[i] = A.hint_at(row, opts, actions[i], root, hc)
 
 
 @pytest.mark.parametrize("pass_all", [False, True], ids=["contract", "raeuber"])

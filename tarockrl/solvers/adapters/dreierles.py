@@ -241,64 +241,14 @@ def gen(row, opts, moves, reps, merge):
     return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge)
 
 
-# a learned move-ordering score (docs/solver_round_learn14.md): a bit mask over the node kinds ``2 * TRICK_N +
-# (the mover is the declarer)`` (0 defender lead, 1 declarer lead, 2 defender second card, 3 declarer second card,
-# 4 defender third card, 5 declarer third card) at which ``hint_at`` scores a move by the linear score
-# ``LEARN_W[kind] . learn_feats(...)`` (fitted by scripts/fit_order_learn14.py; the rules' ``hint`` breaks ties);
-# 0: the rules' score everywhere. ``hint`` (the playout's first guess, the rollouts) keeps the rules
-LEARN_ORDER = 5
-LEARN_NF = 32
-LEARN_SHIFT = 7  # the rules' hint (0..100) below the learned score: score = learned << LEARN_SHIFT + hint
-LEARN_TIE = False  # instead: the rules' hint first, the learned score (clipped to 16 bits) only breaks its ties
-# instead (``LEARN_FIRST``): the rules' order, except that the learned score's best card is tried first when the
-# rules score it below their best and its learned score exceeds every rules-best card's by ``LEARN_MARGIN``
-LEARN_FIRST = True
-LEARN_MARGIN = 200
-LEARN_W = np.array([
-    [4, 50, -103, -487, -389, 194, 11, 83, 269, -111, -34, -45, 111, 0, 0, 51,
-     -176, 0, 0, 0, 0, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, -13],
-    [4, -111, -129, -514, 66, 44, -7, -155, 294, -30, 581, 0, 0, 0, 0, 130,
-     -251, 0, 0, 0, 0, -110, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15],
-    [-1, 64, 0, -694, -418, -667, -203, -3, -271, -24, -220, -47, 495, 0, 0, 53,
-     156, -539, 854, -172, 108, 71, -709, 729, 0, 0, 92, 272, -565, -116, -186, -6],
-    [11, 9, 0, -1097, -724, -759, 76, 40, -387, -44, 389, 0, 0, 0, 0, 21,
-     125, -70, -70, 0, 80, -152, 80, 0, 0, 0, 283, 203, 0, -281, -18, 15],
-    [7, -34, 0, -1037, -95, -574, -30, 136, -59, -71, -980, 166, -122, 0, 0, 0,
-     414, 385, -233, 302, 174, -490, 0, 0, 0, 0, 27, -162, -293, 0, 0, -8],
-    [12, 31, 0, -1396, -770, -644, 84, 266, -529, 28, 42, 0, 0, 0, 0, -123,
-     427, -247, -247, 0, 133, -214, 0, 0, 0, 0, 316, 711, 0, 0, 0, 8],
-], dtype=np.int64)
-
-
 @njit(cache=True, inline="always")
 def hint_ctx(row, opts, root):
     """What :func:`hint` reads of a node, for every move alike: on a lead the cards in play; when following the
     trick's cards, the led suit, whether the trick's winner is on the mover's side, and second to play the third
-    seat's hand when he is an opponent (else -1). Then what the learned score (``LEARN_ORDER``) reads: the mover's,
-    his partner's (0 for the declarer and in Räuber) and the opponents' hands, the third seat's hand second to play
-    (else 0) and whether he is a partner, the trick's winning card (-1 on a lead), the node kind and the tricks
-    left."""
+    seat's hand when he is an opponent (else -1)."""
     n = row[L.TRICK_N]
-    me = row[L.CUR]
-    decl = row[L.DECLARER]
-    isd = np.int64(1) if (row[L.RAEUBER] == 0 and me == decl) else np.int64(0)
-    kind = 2 * n + isd
-    tl = np.int64(16) - row[L.TRICK_NO]
-    mine = row[L.HAND + me]
-    part = np.int64(0)
-    opp = np.int64(0)
-    for i in range(1, 3):
-        s_ = (me + i) % 3
-        if row[L.RAEUBER] == 0 and me != decl and s_ != decl:
-            part = row[L.HAND + s_]
-        else:
-            opp |= row[L.HAND + s_]
     if n == 0:
-        hc = (row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1), mine,
-              part, opp, np.int64(0), np.int64(0), np.int64(-1), kind, tl, np.int64(-1))
-        if LEARN_FIRST and (LEARN_ORDER >> kind) & 1:
-            return _learn_pick(row, opts, root, hc)
-        return hc
+        return row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2], np.int64(0), np.int64(0), np.int64(-1)
     trick = np.int64(0)
     for i in range(n):
         trick |= ONE << row[L.TRICK_CARD + i]
@@ -308,21 +258,14 @@ def hint_ctx(row, opts, root):
     for i in range(n):
         if row[L.TRICK_CARD + i] == w:
             pos = i
+    me = row[L.CUR]
     partner = np.int64(1) if side(row, (row[L.LEADER] + pos) % 3, root) == side(row, me, root) else np.int64(0)
     h3 = np.int64(-1)
-    t3 = np.int64(0)
-    t3p = np.int64(0)
     if n == 1:
         third = (me + 1) % 3
-        t3 = row[L.HAND + third]
         if side(row, third, root) != side(row, me, root):
             h3 = row[L.HAND + third]
-        elif row[L.RAEUBER] == 0:
-            t3p = np.int64(1)
-    hc = (trick, led, partner, h3, mine, part, opp, t3, t3p, np.int64(w), kind, tl, np.int64(-1))
-    if LEARN_FIRST and (LEARN_ORDER >> kind) & 1:
-        return _learn_pick(row, opts, root, hc)
-    return hc
+    return trick, led, partner, h3
 
 
 @njit(cache=True, inline="always")
@@ -331,8 +274,7 @@ def rollout_hint(row, opts, action, root):
     ``lead_hint`` on a lead): the PIMC heuristic rollouts' card choice (tarockrl/agents/pimc_rollouts.py) and
     the base of the solver's :func:`hint`."""
     c = action - L.A_PLAY
-    hc = hint_ctx(row, opts, root)
-    trick, led, partner = hc[0], hc[1], hc[2]  # on a lead ``trick`` is the cards in play
+    trick, led, partner, _ = hint_ctx(row, opts, root)  # on a lead ``trick`` is the cards in play
     if row[L.TRICK_N] == 0:
         return lead_hint(c, trick, SUIT_OF_CARD[c], VALUES[c])
     return trick_hint(c, trick, led, TRUMPS, partner != 0, VALUES[c])
@@ -365,132 +307,15 @@ HINT_CTX = True
 
 
 @njit(cache=True, inline="always")
-def rules_hint_at(row, opts, action, root, hc):
+def hint_at(row, opts, action, root, hc):
     """:func:`hint` of ``action`` from ``hc = hint_ctx(row, opts, root)`` (the same score)."""
     c = action - L.A_PLAY
-    trick, led, partner, h3 = hc[0], hc[1], hc[2], hc[3]
+    trick, led, partner, h3 = hc
     if row[L.TRICK_N] == 0:
         return lead_hint(c, trick, SUIT_OF_CARD[c], VALUES[c])
     if h3 >= 0 and third_overtakes(h3, trick, c, led, TRUMPS):
         return np.int64(8) - VALUES[c]
     return trick_hint(c, trick, led, TRUMPS, partner != 0, VALUES[c])
-
-
-@njit(cache=True, inline="always")
-def _b(x):
-    return np.int64(1) if x else np.int64(0)
-
-
-@njit(cache=True, inline="always")
-def learn_feats(row, c, h, hc):
-    """The learned score's features of playing card ``c`` (``h``: its rules' hint, ``hc``: ``hint_ctx``), a tuple
-    of ``LEARN_NF`` small integers (docs/solver_round_learn14.md lists them)."""
-    trick, led, partner, h3, mine, part, opp, t3, t3p, w, kind, tl, _ = hc
-    b = ONE << c
-    S = SUIT_OF_CARD[c]
-    v = VALUES[c]
-    tr = _b(c < 22)
-    allh = mine | part | opp
-    master = _b(highest_index(allh & S) == c)
-    mylen = popcount(mine & S)
-    lowest = _b(lowest_index(mine & S) == c)
-    myhigh = _b(highest_index(mine & S) == c) * (1 - master)
-    olen = popcount(opp & S)
-    otr = popcount(opp & TRUMPS)
-    ruffable = _b(tr == 0 and (opp & S) == 0 and otr > 0)
-    plen = popcount(part & S)
-    pmaster = _b(part != 0 and (part & S) != 0 and highest_index(allh & S) == highest_index(part & S))
-    mytr = popcount(mine & TRUMPS)
-    beats = np.int64(0)
-    ruff = np.int64(0)
-    disc = np.int64(0)
-    cheap = np.int64(0)
-    topw = np.int64(0)
-    over3o = np.int64(0)
-    over3p = np.int64(0)
-    ruff3 = np.int64(0)
-    if w >= 0:
-        beats = _b(winning_card(trick | b, led, TRUMPS) == c)
-        ruff = _b(tr == 1 and led != TRUMPS)
-        disc = _b(tr == 0 and S != led)
-        if beats:
-            legal = mine & led
-            if legal == 0:
-                legal = mine & TRUMPS
-            if legal == 0:
-                legal = mine
-            below = legal & S & (b - 1)
-            above = legal & S & ~((b << 1) - 1)
-            if (SUIT_OF_CARD[w] & b) != 0:
-                below &= ~((ONE << (w + 1)) - 1)
-            cheap = _b(below == 0)
-            topw = _b(above == 0)
-        if t3 != 0 and third_overtakes(t3, trick, c, led, TRUMPS):
-            if t3p:
-                over3p = np.int64(1)
-            else:
-                over3o = np.int64(1)
-        if t3 != 0 and led != TRUMPS and (t3 & led) == 0 and (t3 & TRUMPS) != 0:
-            ruff3 = np.int64(1)
-    pw = partner
-    return (h, v, tr, _b(c == 0), _b(c >= 20), master, mylen, lowest, myhigh, olen, ruffable, plen, pmaster,
-            mytr, otr, v * master, ruffable * v, beats, beats * (1 - pw), v * pw * (1 - beats), v * beats,
-            v * (1 - beats) * (1 - pw), over3o, over3p, ruff, disc, cheap, topw, master * pw * (1 - beats),
-            v * over3o, ruff3 * v * beats, tl * v)
-
-
-@njit(cache=True, inline="always")
-def learn_score(row, c, h, hc):
-    """The learned score ``LEARN_W[kind] . learn_feats`` (an integer)."""
-    f = learn_feats(row, c, h, hc)
-    k = hc[10]
-    s = np.int64(0)
-    for i in range(LEARN_NF):
-        s += LEARN_W[k, i] * f[i]
-    return s
-
-
-@njit(cache=True)
-def _learn_pick(row, opts, root, hc):
-    """``hc`` with its last element the card the learned score puts first (``LEARN_FIRST``), else -1."""
-    legal = play_legal(row, opts)
-    hmax = np.int64(-1 << 40)
-    lrules = np.int64(-1 << 40)
-    best = np.int64(-1)
-    lbest = np.int64(-1 << 40)
-    hb = np.int64(0)
-    m = legal
-    while m != 0:
-        c = lowest_index(m)
-        m &= m - 1
-        h = rules_hint_at(row, opts, c + L.A_PLAY, root, hc)
-        s_ = learn_score(row, c, h, hc)
-        if h > hmax:
-            hmax = h
-            lrules = s_
-        elif h == hmax and s_ > lrules:
-            lrules = s_
-        if s_ > lbest:
-            lbest = s_
-            best = c
-            hb = h
-    pick = best if (hb < hmax and lbest - lrules >= LEARN_MARGIN) else np.int64(-1)
-    return hc[:12] + (pick,)
-
-
-@njit(cache=True, inline="always")
-def hint_at(row, opts, action, root, hc):
-    """:func:`hint` of ``action`` from ``hc = hint_ctx(row, opts, root)`` (the same score); with ``LEARN_ORDER``
-    set for the node's kind, the learned score above it."""
-    h = rules_hint_at(row, opts, action, root, hc)
-    if LEARN_FIRST:
-        return np.int64(101) if action - L.A_PLAY == hc[12] else h
-    if LEARN_ORDER != 0 and (LEARN_ORDER >> hc[10]) & 1:
-        if LEARN_TIE:
-            return (h << np.int64(16)) + min(max(learn_score(row, action - L.A_PLAY, h, hc), np.int64(-32768)),
-                                            np.int64(32767))
-        return (learn_score(row, action - L.A_PLAY, h, hc) << LEARN_SHIFT) + h
-    return h
 
 
 # the cards whose counting value is not 1, except XXI and Stieß (the two top trumps, counted together): with the
