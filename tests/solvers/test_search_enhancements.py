@@ -371,7 +371,7 @@ def test_memo_deep_trick_start_slots():
     play. The memo changes only the order: positions with 7 tricks left (the deep slots at their trick starts),
     every root action's value and the value-only value against alpha-beta without the table and without
     merging; a kernel-level solve of one of them writes deep entries (the trick-11 starts after its first trick
-    are found in the memo under the last probe's salt). Then whole deals' values (docs/solver_round_memo14.md)."""
+    are found in the memo under the last probe's salt). Then whole deals' values (docs/solver.md, round memo14)."""
     from tarockrl.solvers.adapters import dreierles as adapter
     from tarockrl.solvers.bench import _position
 
@@ -445,7 +445,7 @@ def test_order_learn_values_stay_exact_and_count_both_orders():
     without the table and without merging. Then a kernel-level whole-deal solve (deal 6): in its last probe cut
     nodes of both kinds were counted (the cutting move was the alternative's first move at some, the default's at
     others), and the search used the alternative order (a class with a hit). Then whole deals' values as main
-    before this round found them (docs/solver_round_order14.md)."""
+    before this round found them (docs/solver.md, round order14)."""
     sol = solver_for("dreierles")
     k = sol.kernels
     assert k.ORDER_LEARN == 50 and k.CTX_LEN == k.C_OCOUNT + 2 * k.ALT_CLASSES

@@ -306,9 +306,9 @@ def _side(row, seat, root):
 
 @pytest.mark.parametrize("pass_all", [False, True], ids=["contract", "raeuber"])
 def test_order14_follow_rules(pass_all):
-    """The alternative ordering of the follows (``hint_alt``, used where ``ORDER_LEARN`` finds it cutting; docs/
-    solver_round_order14.md), checked from its definition on every card-play row of random deals and every root
-    seat. Only a defender's follow in a contract changes; there (1) when the mover's side wins the trick, a plain
+    """The alternative ordering of the follows (``hint_alt``, used where ``ORDER_LEARN`` finds it cutting;
+    docs/solver.md, round order14), checked from its definition on every card-play row of random deals and every
+    root seat. Only a defender's follow in a contract changes; there (1) when the mover's side wins the trick, a plain
     card that does not overtake and is the highest of its suit still in the hands (a master) is tried after every
     other plain card that does not overtake; (2) second to play against an opponent's lead, when the third seat
     cannot overtake (or is a partner), the plain cards that win are tried most valuable first, before every other

@@ -179,7 +179,7 @@ MEMO_LEARN = 25
 # the same rule (the same counters as its trick's start; docs/solver.md, round memo13)
 MEMO_SECOND = True
 # the trick starts of the tricks after those, up to trick ``MEMO_DEEP``, have a memo slot keyed by the leader, his hand
-# and the cards in play (the hand alone misleads there: docs/solver_round_memo14.md); 0: none
+# and the cards in play (the hand alone misleads there: docs/solver.md, round memo14); 0: none
 MEMO_DEEP = 12
 
 
@@ -329,7 +329,7 @@ def hint_at(row, opts, action, root, hc):
 
 # an alternative ordering of the follows (``hint_alt``), which the search uses per class of node (``alt_class``)
 # where in the current probe its first move has cut more often than the default's (template ``ORDER_LEARN``, a
-# percentage; docs/solver_round_order14.md). ``ORDER_RULES``, bit mask: 1 -- a plain card that would be the highest
+# percentage; docs/solver.md, round order14). ``ORDER_RULES``, bit mask: 1 -- a plain card that would be the highest
 # of its suit still in the hands after the trick (a master) is not smeared onto a trick the mover's side wins: tried
 # after the other smears, as a loser; 2 -- second to play against an opponent's lead, when the third seat is a
 # partner or cannot overtake, the most valuable plain card that wins first (not the cheapest one); 4 -- at the
