@@ -318,6 +318,17 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value
 
 
+def _memo_entries_found(sol, ctx, keys) -> int:
+    """How many of the memo ``keys`` (``memo_key`` values) hold an entry in ``sol``'s memo under the salt of the
+    last probe of the kernel-level solve whose context is ``ctx``."""
+    k = sol.kernels
+    found = 0
+    for key in keys:
+        mk = key ^ int(ctx[k.C_MSALT])
+        found += int(sol._hist[k.HIST_BASE + 2 * (mk & (k.MEMO_LEN - 1))] == mk)
+    return found
+
+
 def test_memo_second_card_slots():
     """``MEMO_SECOND`` (Dreierles): the second card of tricks 1-9 has a memo slot, keyed by the mover, his hand
     and the led card (another led card, another slot; never a trick start's slot); third cards have none. A
@@ -355,11 +366,7 @@ def test_memo_second_card_slots():
     assert len(set(seconds)) == n and start not in seconds  # each led card its own slot
     assert thirds == [-1] * n
     ctx = _value_only_solve_root(sol, root.copy(), opts, 4321, -56)
-    found = 0
-    for key in seconds:
-        mk = key ^ int(ctx[k.C_MSALT])
-        found += int(sol._hist[k.HIST_BASE + 2 * (mk & (k.MEMO_LEN - 1))] == mk)
-    assert found > 0
+    assert _memo_entries_found(sol, ctx, seconds) > 0
     for seed, value in ((0, -48), (20, -120)):
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value
 
@@ -428,11 +435,7 @@ def test_memo_deep_trick_start_slots():
                 s3.apply_action(c)
                 assert s3._row[DL.TRICK_NO] == 10 and s3._row[DL.TRICK_N] == 0
                 keys.add(int(k.memo_key(s3._row)))
-    found = 0
-    for key in keys:
-        mk = key ^ int(ctx[k.C_MSALT])
-        found += int(sol._hist[k.HIST_BASE + 2 * (mk & (k.MEMO_LEN - 1))] == mk)
-    assert found > 0
+    assert _memo_entries_found(sol, ctx, keys) > 0
     for seed, value in ((14, -26), (24, -36)):
         assert sol.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000).value == value
 
