@@ -234,6 +234,13 @@ def _move_score(row, opts, a, root, hist, hoff, ttm, hc):
     if a == ttm:
         return INF
     h = hint_at(row, opts, a, root, hc) if HINT_CTX else hint(row, opts, a, root)
+    return _hint_score(h, hist, hoff, a)
+
+
+@njit(cache=True, inline="always")
+def _hint_score(h, hist, hoff, a):
+    """The ordering score of action ``a`` from its hint ``h``: the hint, then the history (``hist[hoff + a]``,
+    capped below one hint step)."""
     return h * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
 
 
@@ -519,7 +526,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     if not plain:
                         s = _move_score(row, opts, a, root, hist, hoff, ttm, hc)
                         if ORDER_LEARN > 0 and acls >= 0:
-                            s2 = hint_alt(row, opts, a, root, hc) * HINT_UNIT + min(hist[hoff + a], HINT_UNIT - 1)
+                            s2 = _hint_score(hint_alt(row, opts, a, root, hc), hist, hoff, a)
                             if s > bd:
                                 bd = s
                                 fd = a
