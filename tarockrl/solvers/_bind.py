@@ -32,6 +32,8 @@ _OPTIONAL.update({"BUDGET_ROUNDS": "NO_BUDGET_ROUNDS", "budget_at": "no_budget_a
 _OPTIONAL.update({"MEMO_LEARN": "NO_MEMO_LEARN"})  # the memo read by side where it cuts (memo12)
 # an alternative move ordering used per class of node where it cuts more often in the probe (order14)
 _OPTIONAL.update({"ORDER_LEARN": "NO_ORDER_LEARN", "hint_alt": "no_hint_alt", "alt_class": "no_alt_class"})
+# payoff-similar table entries: keyed by structure, bounds carried over between counting values (ps15)
+_OPTIONAL.update({"PAYOFF_SIM": "NO_PAYOFF_SIM", "skey": "no_skey", "pvec": "no_pvec", "pdelta": "no_pdelta"})
 
 
 def search_module(game_name: str) -> ModuleType:

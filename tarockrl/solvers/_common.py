@@ -151,6 +151,27 @@ def no_alt_class(row, opts, root, hc):
     return np.int64(-1)
 
 
+NO_PAYOFF_SIM = 0  # default ``PAYOFF_SIM``: additive and threshold entries are keyed by ``akey`` (no similarity)
+
+
+@njit(cache=True)
+def no_skey(row):
+    """Default ``skey`` (never called unless the adapter sets ``PAYOFF_SIM``)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def no_pvec(row):
+    """Default ``pvec`` (never called unless the adapter sets ``PAYOFF_SIM``)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def no_pdelta(old, new, row, opts):
+    """Default ``pdelta`` (never called unless the adapter sets ``PAYOFF_SIM``)."""
+    return np.int64(0), np.int64(0)
+
+
 @njit(cache=True, inline="always")
 def no_bound_need(row, opts, x):
     """Default ``afmin_need``/``afmax_need`` (never called unless the adapter sets ``BOUND_NEED``)."""

@@ -57,6 +57,7 @@ from tarockrl.solvers._common import NO_HIST_MALUS as HIST_MALUS  # noqa: F401
 from tarockrl.solvers._common import NO_MEMO_BITS as MEMO_BITS  # noqa: F401
 from tarockrl.solvers._common import NO_MEMO_LEARN as MEMO_LEARN  # noqa: F401
 from tarockrl.solvers._common import NO_ORDER_LEARN as ORDER_LEARN  # noqa: F401
+from tarockrl.solvers._common import NO_PAYOFF_SIM as PAYOFF_SIM  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_alt_class as alt_class  # noqa: F401
@@ -68,7 +69,10 @@ from tarockrl.solvers._common import no_hint_at as hint_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_ctx as hint_ctx  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_memo_key as memo_key  # noqa: F401
+from tarockrl.solvers._common import no_pdelta as pdelta  # noqa: F401
+from tarockrl.solvers._common import no_pvec as pvec  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
+from tarockrl.solvers._common import no_skey as skey  # noqa: F401
 from tarockrl.solvers._common import no_sweep as sweep  # noqa: F401
 from tarockrl.solvers.adapters.dreierles import (  # noqa: F401
     COPY_LEN,
@@ -184,6 +188,28 @@ def _r_to_f(rlo, rhi, p0, gt, glen, gdir):
             fhi = _first(gt, glen, rlo - 1, False, gdir) - 1 - p0
     return flo, fhi
 @njit(cache=True, inline="always")
+def _f_shift(flo, fhi, dlo, dhi):
+    """``PAYOFF_SIM``: bounds on the rest's points of a similar position -> bounds here, where the rest's points
+    differ from its by ``dlo`` to ``dhi`` over the same play (the infinite ends stay infinite)."""
+    if flo > -INF:
+        flo += dlo
+    if fhi < INF:
+        fhi += dhi
+    return flo, fhi
+
+
+@njit(cache=True, inline="always")
+def _semi_shift(lo, hi, dlo, dhi, gdir):
+    """``PAYOFF_SIM``: a threshold entry's signed pasts (reach the value from ``lo`` up, miss it up to ``hi``) of a
+    similar position -> the pasts that are sure to do the same here (``INF``/``-INF``: no fact, kept)."""
+    if lo < INF:
+        lo -= dlo if gdir > 0 else -dhi
+    if hi > -INF:
+        hi -= dhi if gdir > 0 else -dlo
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
 def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
     """A threshold entry (mode 2) updated with a new fact. ``lo``/``wlo``: for every signed past at least ``lo``
     the value is at least ``wlo``; ``hi``/``whi``: for every signed past at most ``hi`` the value is at most
@@ -249,9 +275,9 @@ def _tt_key(row, opts, salt, add, semi):
     """The table key of ``row``: an additive position's (``add``) or a threshold entry's (``semi``: the position
     alone, ``akey``) apart from each other and from a full key (``key``), salted per solve."""
     if add:
-        return akey(row) ^ salt ^ ADD_SALT
+        return (skey(row) if PAYOFF_SIM else akey(row)) ^ salt ^ ADD_SALT
     if semi:  # keyed by the position; the entry holds bounds on the value for pasts beyond a point
-        return akey(row) ^ salt ^ SEMI_SALT
+        return (skey(row) if PAYOFF_SIM else akey(row)) ^ salt ^ SEMI_SALT
     return key(row, opts) ^ salt
 
 
@@ -266,7 +292,9 @@ F_ADEF, F_AALT, F_ACLS = 20, 21, 22
 F_LEN = 23 if ORDER_LEARN > 0 else 20
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
-TT_COLS = 7  # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt
+# key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt; with ``PAYOFF_SIM``
+# the counting values (``pvec``) of an additive or threshold entry's position
+TT_COLS = 8 if PAYOFF_SIM else 7
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -434,14 +462,25 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             st[d, S_HIT] += 1
                     hit = e[0] == k
                     if hit:
+                        # ``PAYOFF_SIM``: the entry may be of a position of the same structure with other counting
+                        # values; ``pdelta`` bounds (these points of the rest) - (its) over the same play, so its
+                        # facts hold here with the past shifted by the worst (``sr``) or best (``sn``) case
+                        dlo = np.int64(0)
+                        dhi = np.int64(0)
+                        if PAYOFF_SIM:
+                            pv = pvec(row)
+                            if e[7] != pv:
+                                dlo, dhi = pdelta(e[7], pv, row, opts)
                         if semi:
-                            if p0 >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least as good as e[1]
+                            sr = dlo if gdir > 0 else -dhi
+                            sn = dhi if gdir > 0 else -dlo
+                            if p0 + sr >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least e[1]
                                 if stats:
                                     st[d, S_TTCUT] += 1
                                 ret = e[4]
                                 mode = RETURN
                                 continue
-                            if p0 <= e[2] and e[5] <= a_:  # value <= e[5] for every past at most e[2]
+                            if p0 + sn <= e[2] and e[5] <= a_:  # value <= e[5] for every past at most e[2]
                                 if stats:
                                     st[d, S_TTCUT] += 1
                                 ret = e[5]
@@ -451,6 +490,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             lo = e[1]
                             hi = e[2]
                             if add:
+                                if PAYOFF_SIM:
+                                    lo, hi = _f_shift(lo, hi, dlo, dhi)
                                 lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
                             if lo >= b_ or lo == hi or hi <= a_:
                                 if stats:
@@ -670,12 +711,23 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 old = e
                 if e[0] != k:
                     old = tt[slot + 1]
+                pv = np.int64(0)
+                if PAYOFF_SIM and mode_ != 0:
+                    pv = pvec(stack[d])
                 if old[0] == k:
+                    olo = old[1]
+                    ohi = old[2]
+                    if PAYOFF_SIM and mode_ != 0 and old[7] != pv:  # its facts carried over to these values
+                        dlo, dhi = pdelta(old[7], pv, stack[d], opts)
+                        if mode_ == 1:
+                            olo, ohi = _f_shift(olo, ohi, dlo, dhi)
+                        else:
+                            olo, ohi = _semi_shift(olo, ohi, dlo, dhi, gdir)
                     if mode_ == 2:
-                        lo, hi, sv_lo, sv_hi = _merge_semi(old[1], old[2], old[4], old[5], nlo, nhi, sv_lo, sv_hi)
+                        lo, hi, sv_lo, sv_hi = _merge_semi(olo, ohi, old[4], old[5], nlo, nhi, sv_lo, sv_hi)
                     else:
-                        lo = max(old[1], nlo)
-                        hi = min(old[2], nhi)
+                        lo = max(olo, nlo)
+                        hi = min(ohi, nhi)
                     work = max(work, old[3] >> MOVE_BITS)
                 else:
                     lo = nlo
@@ -695,6 +747,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 e[5] = sv_hi
                 e[3] = fr[d, F_BM] + (min(work, np.int64(1) << np.int64(46)) << MOVE_BITS)
                 e[6] = ctx[C_SALT]
+                if PAYOFF_SIM:
+                    e[7] = pv
             ret = best
             mode = RETURN
         if mode == RETURN:

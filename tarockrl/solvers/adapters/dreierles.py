@@ -389,7 +389,7 @@ VALUE_MARKS = np.int64(sum(1 << c for c in range(54) if VALUES[c] != 1) & ~(T21 
 
 
 @njit(cache=True)
-def rank_key(row, h):
+def rank_key(row, h, marks=VALUE_MARKS):
     """Fold the position up to ranks into ``h``: the cards still in play (hands and current trick) in rank order
     within each suit, each as its place (a hand, or its position in the trick) and counting value, the number of
     them per suit, the seat to move, the leader and the trick size. Outside Räuber the rest of the deal depends on
@@ -418,7 +418,7 @@ def rank_key(row, h):
     w1 |= popcount(rem & (T21 | STIESS)) << np.int64(52)
     su = popcount(rem & TRUMPS) + 32 * popcount(rem & SUIT_OF_CARD[22]) + 1024 * popcount(rem & SUIT_OF_CARD[30])
     su += 32768 * popcount(rem & SUIT_OF_CARD[38]) + 1048576 * popcount(rem & SUIT_OF_CARD[46])
-    w2 = pext(rem, VALUE_MARKS) | (su << np.int64(17))
+    w2 = pext(rem, marks) | (su << np.int64(17))
     return hmix(hmix(hmix(h, w0), w1), w2)
 
 
@@ -481,6 +481,75 @@ def akey(row):
     """Transposition key of an additive position: the position up to ranks (``rank_key``), no summary of the
     past."""
     return rank_key(row, np.int64(0xADD))
+
+
+# ---- payoff-similar table entries (``PAYOFF_SIM``, docs/solver.md, round ps15) ----------------------------------
+PAYOFF_SIM = 1
+FACE_MARKS = np.int64(VALUE_MARKS & ~PFEIFE)  # the jack, cavall, queen and king of each plain suit
+
+
+@njit(cache=True)
+def skey(row):
+    """Table key of an additive or threshold position with ``PAYOFF_SIM``: ``rank_key`` without the counting values
+    (the Pfeife's place stays flagged, XXI and the Stieß are the top two trumps and counted by the key). Positions
+    with this key in common play alike card for card (rank order within each suit), so a bound on the rest's points
+    of one holds for another up to the points of the cards whose values differ (``pdelta``)."""
+    return rank_key(row, np.int64(0x5F1), PFEIFE)
+
+
+@njit(cache=True)
+def pvec(row):
+    """The counting values of the cards in play given ``skey``: which jacks, cavalls, queens and kings are in play
+    (4 bits per plain suit; the rest of a suit's cards in play are worth 1 each)."""
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return pext(rem, FACE_MARKS)
+
+
+def _face_deltas():
+    """``DELTA_LO/HI[k, a, b]``: over a plain suit with ``k`` cards in play whose face cards in play are ``a``
+    (bits: jack, cavall, queen, king) in one position and ``b`` in another, the sums of the negative and of the
+    positive differences (b - a) of the counting values card for card in rank order."""
+    lo = np.zeros((9, 16, 16), np.int64)
+    hi = np.zeros((9, 16, 16), np.int64)
+    for k in range(9):
+        for a in range(16):
+            for b in range(16):
+                va = [5 - j for j in range(4) if a >> (3 - j) & 1]
+                vb = [5 - j for j in range(4) if b >> (3 - j) & 1]
+                if len(va) > k or len(vb) > k:
+                    continue  # no position has more face cards than cards of the suit in play
+                va += [1] * (k - len(va))
+                vb += [1] * (k - len(vb))
+                lo[k, a, b] = sum(min(0, y - x) for x, y in zip(va, vb))
+                hi[k, a, b] = sum(max(0, y - x) for x, y in zip(va, vb))
+    return lo, hi
+
+
+DELTA_LO, DELTA_HI = _face_deltas()
+PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], np.int64)
+
+
+@njit(cache=True)
+def pdelta(old, new, row, opts):
+    """Bounds on (the rest's points of ``row``) - (those of a position with the same ``skey`` and counting values
+    ``old``; ``new`` is ``pvec(row)``) over the same play: the declarer wins some of the cards in play, so the
+    difference lies between the sums of the negative and of the positive value differences card for card (points
+    per counting unit, ``_scale``)."""
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for s in range(4):
+        k = popcount(rem & PLAIN_SUITS[s])
+        a = (old >> (4 * s)) & 15
+        b = (new >> (4 * s)) & 15
+        lo += DELTA_LO[k, a, b]
+        hi += DELTA_HI[k, a, b]
+    sc = _scale(opts)
+    return lo * sc, hi * sc
 
 
 FIVE_TRUMPS = np.int64(PFEIFE | T21 | STIESS)  # the trumps worth 5 (every other trump is worth 1)
