@@ -237,7 +237,7 @@ class Solver:
 
 # the columns of Solver.solve's ``stats`` (counts per depth below the root)
 STATS_COLUMNS = ("nodes", "static_cut", "tt_probe", "tt_hit", "tt_cut", "expanded", "cutoff", "cutoff_first",
-                 "children", "threshold", "additive", "tt_move")
+                 "children", "threshold", "additive", "tt_move", "tt_similar")
 
 
 def _salt_of(i: int) -> int:

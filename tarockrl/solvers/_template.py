@@ -127,9 +127,11 @@ CTX_LEN = C_OCOUNT + (2 * ALT_CLASSES if ORDER_LEARN > 0 else 0)
 # search statistics per depth (``ctx[C_STATS]`` set; ``st`` is int64[MAX_DEPTH + 2, ST_LEN]): nodes entered, cut by
 # the static bounds, table probes, probes that found the key, cut by the table entry, nodes expanded (moves
 # generated), expanded nodes with a cutoff, cutoffs on the first move, children searched, threshold-entry nodes,
-# additive nodes, expanded nodes with a table move
-(S_NODES, S_STATIC, S_PROBE, S_HIT, S_TTCUT, S_EXP, S_CUT, S_CUT1, S_MOVES, S_SEMI, S_ADD, S_TTMOVE) = range(12)
-ST_LEN = 12
+# additive nodes, expanded nodes with a table move, probes that found the entry of a similar position
+# (``PAYOFF_SIM``: the same structure, other counting values)
+(S_NODES, S_STATIC, S_PROBE, S_HIT, S_TTCUT, S_EXP, S_CUT, S_CUT1, S_MOVES, S_SEMI, S_ADD, S_TTMOVE,
+ S_SIM) = range(13)
+ST_LEN = 13
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 SEMI_SALT = np.int64(0x1B873593)  # keeps keys of threshold entries (positions with a monotone past) apart
 
@@ -471,6 +473,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             pv = pvec(row)
                             if e[7] != pv:
                                 dlo, dhi = pdelta(e[7], pv, row, opts)
+                                if stats:
+                                    st[d, S_SIM] += 1
                         if semi:
                             sr = dlo if gdir > 0 else -dhi
                             sn = dhi if gdir > 0 else -dlo
