@@ -21,6 +21,7 @@ import numpy as np
 import tarockrl
 from tarockrl.games.dreierles import layout as DL
 from tarockrl.games.dreierles.cards import CARD_VALUES, SUIT_OF_CARD, TRUMPS
+from tarockrl.games.dreierles.rules import O_COUNTING
 from tarockrl.solvers import solver_for
 
 from .test_search_enhancements import _positions
@@ -31,14 +32,8 @@ def _decl_rest(k, row, opts) -> int:
     points), i.e. his final points less ``apast``."""
     mover = int(k.cur(row))
     side_points = int(k.minimax_plain(row.copy(), opts, np.int64(mover), np.int64(1)))
-    decl_final = side_points if mover == int(row[DL.DECLARER]) else _TOTAL[int(opts[_counting_slot()])] - side_points
+    decl_final = side_points if mover == int(row[DL.DECLARER]) else _TOTAL[int(opts[O_COUNTING])] - side_points
     return decl_final - int(k.apast(row, opts))
-
-
-def _counting_slot() -> int:
-    from tarockrl.games.dreierles.rules import O_COUNTING
-
-    return O_COUNTING
 
 
 _TOTAL = {0: 70, 1: 210}  # all 54 cards' points in groups of three (70) or in exact thirds (210)

@@ -54,6 +54,7 @@ def test_adapters_switch_the_enhancements():
     assert search_module("dreierles").MEMO_BITS == 18
     assert search_module("dreierles").MEMO_LEARN == 25
     assert search_module("dreierles").ORDER_LEARN == 50
+    assert search_module("dreierles").PAYOFF_SIM == 1 and search_module("dreierles").TT_COLS == 8
     for name in ("dreiertarock", "troccas", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
@@ -63,6 +64,7 @@ def test_adapters_switch_the_enhancements():
         assert m.MEMO_BITS == 0
         assert m.MEMO_LEARN == 0
         assert m.ORDER_LEARN == 0
+        assert m.PAYOFF_SIM == 0 and m.TT_COLS == 7  # no payoff-similar entries, no values column
         assert m.CTX_LEN == m.C_MCOUNT  # no memo counters, no alternative-order counters
         assert m.F_LEN == 20
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS

@@ -26,8 +26,13 @@ or with ``"card_points"`` always): the root side's value is a monotone function 
 final pile points = points so far (``apast``) + points of the rest, and the rest does not depend on the past.
 There the table key is the position alone (``akey``) and the table stores bounds on the points of the rest,
 translated to and from value bounds through the monotone table: transpositions with different pasts share one
-entry. The rest's points lie between ``afmin`` and ``afmax``, so a search window outside the values those reach is
-cut off at once. At the start of a trick (``_start_lo``/``_start_hi``): the declarer's sure top trumps, plus the
+entry. With ``PAYOFF_SIM`` (on) the key is the position's structure alone (``skey``: ``akey`` without the counting
+values) and the entry also holds the counting values (``pvec``); an entry of a position with other values bounds
+this one's rest within ``pdelta`` (over the same play the declarer wins the same cards card for card, so the
+rest's points differ by at most the sum of the value differences of one sign), the payoff-similarity of Furtak
+and Buro (2011); docs/solver.md, round ps15.
+The rest's points lie between ``afmin`` and ``afmax``, so a search window outside the values those reach is cut
+off at once. At the start of a trick (``_start_lo``/``_start_hi``): the declarer's sure top trumps, plus the
 plain top cards he can cash when he leads (the defenders' forced cards of the suit counted; a defender without
 trumps cannot ruff, so his void does not end the run); all points in play less the defenders' sure top trumps and,
 when a defender leads, their cashed tops, and against a declarer without trumps the defenders' run of safe cards
@@ -45,7 +50,8 @@ once it knows the answer; at the third card the bound implied by the second card
 Positions with a monotone past (``monotone_past``: not Räuber, the Pfeife still in play with ``"returns"``): the
 value is ``gtable`` of the final points plus the Pfeife bonus decided in the last trick, within ``bonus_range``;
 so it is monotone in the points so far for a fixed position, and the search keys the position and the zero-window
-threshold and stores the least (most) points so far known to reach (miss) it; the same static bounds cut. There,
+threshold and stores the least (most) points so far known to reach (miss) it (with ``PAYOFF_SIM`` keyed by
+``skey``, a similar position's pasts shifted by ``pdelta``); the same static bounds cut. There,
 at a trick start with at most ``SWEEP_TRICKS`` tricks left, ``sweep`` gives the exact value when the Pfeife's side
 can make sure of every trick left and of the Pfeife winning the 16th (the best it can get at all).
 
@@ -522,8 +528,8 @@ def _face_deltas():
                     continue  # no position has more face cards than cards of the suit in play
                 va += [1] * (k - len(va))
                 vb += [1] * (k - len(vb))
-                lo[k, a, b] = sum(min(0, y - x) for x, y in zip(va, vb))
-                hi[k, a, b] = sum(max(0, y - x) for x, y in zip(va, vb))
+                lo[k, a, b] = sum(min(0, y - x) for x, y in zip(va, vb, strict=True))
+                hi[k, a, b] = sum(max(0, y - x) for x, y in zip(va, vb, strict=True))
     return lo, hi
 
 
