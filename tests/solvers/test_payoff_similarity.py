@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 import tarockrl
 from tarockrl.games.dreierles import layout as DL
@@ -39,10 +40,12 @@ def _decl_rest(k, row, opts) -> int:
 _TOTAL = {0: 70, 1: 210}  # all 54 cards' points in groups of three (70) or in exact thirds (210)
 
 
-def _similar_pairs(count: int):
-    """(row, similar row) pairs with 3-4 tricks left: a jack/cavall/queen/king in a hand (not in the trick) swapped
-    with another card of its plain suit in a won pile such that no card in play lies between them in rank order."""
-    game = tarockrl.make_game("dreierles")
+def _similar_pairs(count: int, counting: str):
+    """(row, similar row, options) with 3-4 tricks left: a jack/cavall/queen/king in a hand (not in the trick)
+    swapped with another card of its plain suit in a won pile such that no card in play lies between them in rank
+    order. The rows come from default random play; ``counting`` is the counting method the options give (the play
+    does not depend on it)."""
+    game = tarockrl.make_game("dreierles", counting_method=counting)
     rng = random.Random(5)
     out = []
     for state in _positions(4, 4 * count):
@@ -81,13 +84,14 @@ def _similar_pairs(count: int):
     return out
 
 
-def test_similar_positions_differ_within_pdelta():
+@pytest.mark.parametrize("counting", ["dreierles", "exact_thirds"])
+def test_similar_positions_differ_within_pdelta(counting):
     """Same ``skey``, other ``akey`` and ``pvec``; the exact rests differ within ``pdelta`` (both directions), and
     the differences are not all zero."""
     k = solver_for("dreierles").kernels
     assert k.PAYOFF_SIM == 1 and k.TT_COLS == 8
     moved = ranged = 0
-    for row, other, opts in _similar_pairs(40):
+    for row, other, opts in _similar_pairs(40, counting):
         assert k.skey(row) == k.skey(other)
         assert k.akey(row) != k.akey(other)
         assert k.pvec(row) != k.pvec(other)
@@ -132,12 +136,12 @@ def test_skey_ignores_only_the_counting_values():
 
 
 def test_similar_entries_keep_values_exact():
-    """Positions with 6 tricks left, both objectives: every root action's value and the value-only value equal
+    """Positions with 5 tricks left, both objectives: every root action's value and the value-only value equal
     alpha-beta without the table and without merging, and the searches found entries of similar positions."""
     sol = solver_for("dreierles")
     similar = 0
     for objective in ("returns", "card_points"):
-        for state in _positions(6, 8):
+        for state in _positions(5, 30):
             stats = np.zeros(sol.search_stats_shape(), np.int64)
             ref = sol.solve(state, objective=objective, table=False, merge=False)
             assert sol.solve(state, objective=objective, stats=stats).action_values == ref.action_values
