@@ -534,9 +534,6 @@ def _face_deltas():
 
 
 DELTA_LO, DELTA_HI = _face_deltas()
-PLAIN_SUITS = np.array([SUIT_OF_CARD[22], SUIT_OF_CARD[30], SUIT_OF_CARD[38], SUIT_OF_CARD[46]], np.int64)
-
-
 @njit(cache=True)
 def pdelta(old, new, row, opts):
     """Bounds on (the rest's points of ``row``) - (those of a position with the same ``skey`` and counting values
