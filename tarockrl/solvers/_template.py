@@ -295,8 +295,11 @@ F_LEN = 23 if ORDER_LEARN > 0 else 20
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt; with ``PAYOFF_SIM``
-# the counting values (``pvec``) of an additive or threshold entry's position
+# the counting values (``pvec``, below 2 ** 32) of the position where the lower (reach) and where the upper
+# (miss) fact was found, in one word
 TT_COLS = 8 if PAYOFF_SIM else 7
+PV_BITS = np.int64(32)  # ``PAYOFF_SIM``: slot 7 holds the lower fact's values + (the upper fact's << PV_BITS)
+PV_MASK = (np.int64(1) << PV_BITS) - np.int64(1)
 ENTER, NEXT, RETURN = 0, 1, 2
 
 
@@ -467,17 +470,26 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         # ``PAYOFF_SIM``: the entry may be of a position of the same structure with other counting
                         # values; ``pdelta`` bounds (these points of the rest) - (its) over the same play, so its
                         # facts hold here with the past shifted by the worst (``sr``) or best (``sn``) case
-                        dlo = np.int64(0)
+                        dlo = np.int64(0)  # for the lower (reach) fact, found with the values e[7]
                         dhi = np.int64(0)
+                        ulo = np.int64(0)  # for the upper (miss) fact, found with the values e[8]
+                        uhi = np.int64(0)
                         if PAYOFF_SIM:
                             pv = pvec(row)
-                            if e[7] != pv:
-                                dlo, dhi = pdelta(e[7], pv, row, opts)
-                                if stats:
-                                    st[d, S_SIM] += 1
+                            vl_ = e[7] & PV_MASK
+                            vu_ = e[7] >> PV_BITS
+                            if vl_ != pv:
+                                dlo, dhi = pdelta(vl_, pv, row, opts)
+                            if vu_ == vl_:
+                                ulo = dlo
+                                uhi = dhi
+                            elif vu_ != pv:
+                                ulo, uhi = pdelta(vu_, pv, row, opts)
+                            if stats and (vl_ != pv or vu_ != pv):
+                                st[d, S_SIM] += 1
                         if semi:
                             sr = dlo if gdir > 0 else -dhi
-                            sn = dhi if gdir > 0 else -dlo
+                            sn = uhi if gdir > 0 else -ulo
                             if p0 + sr >= e[1] and e[4] >= b_:  # value >= e[4] for every past at least e[1]
                                 if stats:
                                     st[d, S_TTCUT] += 1
@@ -495,7 +507,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             hi = e[2]
                             if add:
                                 if PAYOFF_SIM:
-                                    lo, hi = _f_shift(lo, hi, dlo, dhi)
+                                    lo, hi = _f_shift(lo, hi, dlo, uhi)
                                 lo, hi = _f_to_r(lo, hi, p0, gt, glen, gdir)
                             if lo >= b_ or lo == hi or hi <= a_:
                                 if stats:
@@ -718,15 +730,33 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 pv = np.int64(0)
                 if PAYOFF_SIM and mode_ != 0:
                     pv = pvec(stack[d])
+                vl = pv  # the values of the lower and of the upper fact stored
+                vu = pv
                 if old[0] == k:
                     olo = old[1]
                     ohi = old[2]
-                    if PAYOFF_SIM and mode_ != 0 and old[7] != pv:  # its facts carried over to these values
-                        dlo, dhi = pdelta(old[7], pv, stack[d], opts)
-                        if mode_ == 1:
-                            olo, ohi = _f_shift(olo, ohi, dlo, dhi)
-                        else:
-                            olo, ohi = _semi_shift(olo, ohi, dlo, dhi, gdir)
+                    if PAYOFF_SIM and mode_ != 0:  # a fact this search found replaces or joins the stored one of
+                        # its side carried over to these values; a side without a new fact keeps its own values
+                        newlo = nlo < INF if mode_ == 2 else nlo > -INF
+                        newhi = nhi > -INF if mode_ == 2 else nhi < INF
+                        ovl = old[7] & PV_MASK
+                        ovu = old[7] >> PV_BITS
+                        if newlo and ovl != pv:
+                            dlo, dhi = pdelta(ovl, pv, stack[d], opts)
+                            if mode_ == 1:
+                                olo, x_ = _f_shift(olo, ohi, dlo, dhi)
+                            else:
+                                olo, x_ = _semi_shift(olo, ohi, dlo, dhi, gdir)
+                        if newhi and ovu != pv:
+                            dlo, dhi = pdelta(ovu, pv, stack[d], opts)
+                            if mode_ == 1:
+                                x_, ohi = _f_shift(olo, ohi, dlo, dhi)
+                            else:
+                                x_, ohi = _semi_shift(olo, ohi, dlo, dhi, gdir)
+                        if not newlo:
+                            vl = ovl
+                        if not newhi:
+                            vu = ovu
                     if mode_ == 2:
                         lo, hi, sv_lo, sv_hi = _merge_semi(olo, ohi, old[4], old[5], nlo, nhi, sv_lo, sv_hi)
                     else:
@@ -752,7 +782,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 e[3] = fr[d, F_BM] + (min(work, np.int64(1) << np.int64(46)) << MOVE_BITS)
                 e[6] = ctx[C_SALT]
                 if PAYOFF_SIM:
-                    e[7] = pv
+                    e[7] = vl | (vu << PV_BITS)
             ret = best
             mode = RETURN
         if mode == RETURN:

@@ -95,6 +95,7 @@ def test_similar_positions_differ_within_pdelta(counting):
         assert k.skey(row) == k.skey(other)
         assert k.akey(row) != k.akey(other)
         assert k.pvec(row) != k.pvec(other)
+        assert 0 <= k.pvec(row) < 1 << k.PV_BITS  # the two facts' values share the entry's slot 7
         r0 = _decl_rest(k, row, opts)
         r1 = _decl_rest(k, other, opts)
         dlo, dhi = k.pdelta(k.pvec(row), k.pvec(other), other, opts)
