@@ -212,6 +212,16 @@ def _semi_shift(lo, hi, dlo, dhi, gdir):
 
 
 @njit(cache=True, inline="always")
+def _carried(lo, hi, vfrom, vto, row, opts, mode_, gdir):
+    """``PAYOFF_SIM``: a stored entry's two facts, found with the counting values ``vfrom``, carried over to
+    ``vto`` (``row``'s): bounds on the rest's points (``mode_`` 1) or threshold pasts (2)."""
+    dlo, dhi = pdelta(vfrom, vto, row, opts)
+    if mode_ == 1:
+        return _f_shift(lo, hi, dlo, dhi)
+    return _semi_shift(lo, hi, dlo, dhi, gdir)
+
+
+@njit(cache=True, inline="always")
 def _merge_semi(olo, ohi, ovlo, ovhi, nlo, nhi, vlo, vhi):
     """A threshold entry (mode 2) updated with a new fact. ``lo``/``wlo``: for every signed past at least ``lo``
     the value is at least ``wlo``; ``hi``/``whi``: for every signed past at most ``hi`` the value is at most
@@ -742,17 +752,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         ovl = old[7] & PV_MASK
                         ovu = old[7] >> PV_BITS
                         if newlo and ovl != pv:
-                            dlo, dhi = pdelta(ovl, pv, stack[d], opts)
-                            if mode_ == 1:
-                                olo, x_ = _f_shift(olo, ohi, dlo, dhi)
-                            else:
-                                olo, x_ = _semi_shift(olo, ohi, dlo, dhi, gdir)
+                            olo = _carried(olo, ohi, ovl, pv, stack[d], opts, mode_, gdir)[0]
                         if newhi and ovu != pv:
-                            dlo, dhi = pdelta(ovu, pv, stack[d], opts)
-                            if mode_ == 1:
-                                x_, ohi = _f_shift(olo, ohi, dlo, dhi)
-                            else:
-                                x_, ohi = _semi_shift(olo, ohi, dlo, dhi, gdir)
+                            ohi = _carried(olo, ohi, ovu, pv, stack[d], opts, mode_, gdir)[1]
                         if not newlo:
                             vl = ovl
                         if not newhi:
