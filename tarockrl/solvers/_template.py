@@ -189,6 +189,8 @@ def _r_to_f(rlo, rhi, p0, gt, glen, gdir):
         if rlo > -INF:  # value >= rlo  <=>  P < first P with gt <= rlo - 1
             fhi = _first(gt, glen, rlo - 1, False, gdir) - 1 - p0
     return flo, fhi
+
+
 @njit(cache=True, inline="always")
 def _f_shift(flo, fhi, dlo, dhi):
     """``PAYOFF_SIM``: bounds on the rest's points of a similar position -> bounds here, where the rest's points
@@ -480,9 +482,9 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         # ``PAYOFF_SIM``: the entry may be of a position of the same structure with other counting
                         # values; ``pdelta`` bounds (these points of the rest) - (its) over the same play, so its
                         # facts hold here with the past shifted by the worst (``sr``) or best (``sn``) case
-                        dlo = np.int64(0)  # for the lower (reach) fact, found with the values e[7]
+                        dlo = np.int64(0)  # for the lower (reach) fact, found with the values in e[7]'s low half
                         dhi = np.int64(0)
-                        ulo = np.int64(0)  # for the upper (miss) fact, found with the values e[8]
+                        ulo = np.int64(0)  # for the upper (miss) fact, found with those in its high half
                         uhi = np.int64(0)
                         if PAYOFF_SIM:
                             pv = pvec(row)

@@ -121,6 +121,15 @@ ALL_CARDS = np.int64((1 << 54) - 1)
 
 
 @njit(cache=True, inline="always")
+def _cards_in_play(row):
+    """The cards still in play: every hand and the current trick."""
+    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
+    for i in range(row[L.TRICK_N]):
+        rem |= ONE << row[L.TRICK_CARD + i]
+    return rem
+
+
+@njit(cache=True, inline="always")
 def in_play(row):
     """The row is in the card-play phase."""
     return row[L.PHASE] == L.PLAY
@@ -255,9 +264,7 @@ def leaf(row, opts, root, objective):
 def gen(row, opts, moves, reps, merge):
     """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
     legal = play_legal(row, opts)
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
+    rem = _cards_in_play(row)
     return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge)
 
 
@@ -432,9 +439,7 @@ def rank_key(row, h, marks=VALUE_MARKS):
 def key(row, opts):
     """Transposition key (see the module docstring)."""
     if row[L.RAEUBER] != 0:  # the Räuber rules also read the Pfeife, XXI and Stieß themselves and the trumps led
-        rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-        for i in range(row[L.TRICK_N]):
-            rem |= ONE << row[L.TRICK_CARD + i]
+        rem = _cards_in_play(row)
         h = rank_key(row, hmix(np.int64(0x7A0), rem & (PFEIFE | T21 | STIESS)))
         for s in range(3):  # a pile holds whole tricks: its final points are these plus the tricks still won
             h = hmix(h, pile_points(row[L.WON + s], opts))
@@ -476,9 +481,7 @@ def additive(row, objective):
         return False
     if objective == 1:
         return True
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
+    rem = _cards_in_play(row)
     return (rem & PFEIFE) == 0
 
 
@@ -507,9 +510,7 @@ def skey(row):
 def pvec(row):
     """The counting values of the cards in play given ``skey``: which jacks, cavalls, queens and kings are in play
     (4 bits per plain suit; the rest of a suit's cards in play are worth 1 each)."""
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
+    rem = _cards_in_play(row)
     return pext(rem, FACE_MARKS)
 
 
@@ -540,9 +541,7 @@ def pdelta(old, new, row, opts):
     ``old``; ``new`` is ``pvec(row)``) over the same play: the declarer wins some of the cards in play, so the
     difference lies between the sums of the negative and of the positive value differences card for card (points
     per counting unit, ``_scale``)."""
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
+    rem = _cards_in_play(row)
     lo = np.int64(0)
     hi = np.int64(0)
     for s in range(4):
@@ -734,9 +733,7 @@ def _trump_hi(row, opts):
     """Most pile points the declarer can add (every play): all cards still in play less what the defenders
     surely win with their trumps (``_sure``: each declarer trump, also one in the current trick, may beat two
     of theirs below it; thirds: three times that)."""
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
+    rem = _cards_in_play(row)
     total = _pile_points(rem, opts)
     d = row[L.DECLARER]
     hand, theirs, mine = _trumps_in_play(row, d)
