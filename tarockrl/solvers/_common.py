@@ -151,6 +151,16 @@ def no_alt_class(row, opts, root, hc):
     return np.int64(-1)
 
 
+@njit(cache=True, inline="always")
+def cards_in_play(row, hand, trick_n, trick_card):
+    """The cards still in play of a three-hand game's row: the hands at ``hand`` .. ``hand + 2`` and the
+    ``row[trick_n]`` cards of the current trick at ``trick_card`` (the adapters pass their layout's slots)."""
+    rem = row[hand] | row[hand + 1] | row[hand + 2]
+    for i in range(row[trick_n]):
+        rem |= np.int64(1) << row[trick_card + i]
+    return rem
+
+
 NO_PAYOFF_SIM = 0  # default ``PAYOFF_SIM``: additive and threshold entries are keyed by ``akey`` (no similarity)
 
 

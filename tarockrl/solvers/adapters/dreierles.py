@@ -90,6 +90,7 @@ from tarockrl.solvers._common import (
     BW_CUT,
     BW_TT_DIR,
     budget_word,
+    cards_in_play,
     cash_cards,
     cash_tops_followed,
     gen_merged,
@@ -123,10 +124,7 @@ ALL_CARDS = np.int64((1 << 54) - 1)
 @njit(cache=True, inline="always")
 def _cards_in_play(row):
     """The cards still in play: every hand and the current trick."""
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
-    return rem
+    return cards_in_play(row, L.HAND, L.TRICK_N, L.TRICK_CARD)
 
 
 @njit(cache=True, inline="always")

@@ -92,6 +92,7 @@ from tarockrl.games.dreiertarock.rules import (
     O_VALAT_FACTOR,
 )
 from tarockrl.solvers._common import (
+    cards_in_play,
     cash_tops,
     fold_card_places,
     gen_merged,
@@ -175,10 +176,7 @@ def leaf(row, opts, root, objective):
 @njit(cache=True, inline="always")
 def _in_play(row):
     """The cards still in play: every hand and the current trick."""
-    rem = row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]
-    for i in range(row[L.TRICK_N]):
-        rem |= ONE << row[L.TRICK_CARD + i]
-    return rem
+    return cards_in_play(row, L.HAND, L.TRICK_N, L.TRICK_CARD)
 
 
 @njit(cache=True)
