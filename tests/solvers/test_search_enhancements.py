@@ -249,12 +249,12 @@ def test_value_only_best_action_after_a_cut_at_the_root():
 
 
 def test_refutation_memo_values_stay_exact():
-    """The refutation memo (``MEMO_BITS``/``memo_key``: a defender's trick start of the first 9 tricks without a
-    table move tries first the lead that last cut with the same hand) changes only the order: positions with 9
-    tricks left (the memo in use at their first two trick starts), every root action's value and the value-only
-    value against alpha-beta without the table and without merging (a search of another order); and the memo is
-    used (it holds entries, each a card play of the game). Then whole deals, where the memo orders most of the
-    defenders' leads in the upper tree: their values as the search without the memo found them (main before
+    """The refutation memo (``MEMO_BITS``/``memo_key``: a defender's trick start of the first ``MEMO_TRICKS`` (10)
+    tricks without a table move tries first the lead that last cut with the same hand) changes only the order:
+    positions with 9 tricks left (the memo in use at their first three trick starts), every root action's value and
+    the value-only value against alpha-beta without the table and without merging (a search of another order); and
+    the memo is used (it holds entries, each a card play of the game). Then whole deals, where the memo orders most
+    of the defenders' leads in the upper tree: their values as the search without the memo found them (main before
     the memo, docs/solver.md, round oracle11)."""
     sol = solver_for("dreierles")
     k = sol.kernels
@@ -332,10 +332,10 @@ def _memo_entries_found(sol, ctx, keys) -> int:
 
 
 def test_memo_second_card_slots():
-    """``MEMO_SECOND`` (Dreierles): the second card of tricks 1-9 has a memo slot, keyed by the mover, his hand
-    and the led card (another led card, another slot; never a trick start's slot); third cards have none. A
-    kernel-level solve of whole deal 6 writes second-card entries (the refutations of the first trick's leads
-    are found in the memo under the last probe's salt). Then whole deals' values as the memo without second
+    """``MEMO_SECOND`` (Dreierles): the second card of tricks 1-10 (``MEMO_TRICKS``) has a memo slot, keyed by the
+    mover, his hand and the led card (another led card, another slot; never a trick start's slot); third cards have
+    none. A kernel-level solve of whole deal 6 writes second-card entries (the refutations of the first trick's
+    leads are found in the memo under the last probe's salt). Then whole deals' values as the memo without second
     cards found them (docs/solver.md, round memo13; deal 6 as main, deals 0 and 20 as integ12)."""
     from tarockrl.solvers.bench import _position
 
@@ -374,9 +374,9 @@ def test_memo_second_card_slots():
 
 
 def test_memo_deep_trick_start_slots():
-    """``MEMO_DEEP`` (Dreierles): the trick starts of tricks 10-12 have memo slots too, keyed by the leader, his
+    """``MEMO_DEEP`` (Dreierles): the trick starts of tricks 11-12 have memo slots too, keyed by the leader, his
     hand and the cards in play (not by his hand alone), and their second and third cards none (slots of tricks
-    1-9 as before). The key does not change when the other two seats swap cards, and does when a card leaves
+    1-10 as before). The key does not change when the other two seats swap cards, and does when a card leaves
     play. The memo changes only the order: positions with 7 tricks left (the deep slots at their trick starts),
     every root action's value and the value-only value against alpha-beta without the table and without
     merging; a kernel-level solve of one of them writes deep entries (the trick-11 starts after its first trick
@@ -384,7 +384,8 @@ def test_memo_deep_trick_start_slots():
     from tarockrl.solvers.adapters import dreierles as adapter
     from tarockrl.solvers.bench import _position
 
-    assert adapter.MEMO_TRICKS == 9 and adapter.MEMO_DEEP == 12
+    assert adapter.MEMO_TRICKS == 10 and adapter.MEMO_DEEP == 12
+    shallow, deep_end = adapter.MEMO_TRICKS, adapter.MEMO_DEEP
     sol = solver_for("dreierles")
     k = sol.kernels
     game = tarockrl.make_game("dreierles")
@@ -397,9 +398,9 @@ def test_memo_deep_trick_start_slots():
             row = state._row
             if row[DL.PHASE] == DL.PLAY and row[DL.RAEUBER] == 0:
                 t, n = int(row[DL.TRICK_NO]), int(row[DL.TRICK_N])
-                slot = (t < 9 and n <= 1) or (9 <= t < 12 and n == 0)
+                slot = (t < shallow and n <= 1) or (shallow <= t < deep_end and n == 0)
                 assert (int(k.memo_key(row)) >= 0) == slot, (t, n)
-                if 9 <= t < 12 and n == 0:
+                if shallow <= t < deep_end and n == 0:
                     deep += 1
                     p = int(row[DL.CUR])
                     q, r = (p + 1) % 3, (p + 2) % 3

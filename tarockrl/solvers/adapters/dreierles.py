@@ -184,7 +184,9 @@ HIST_BAND_SHIFT = 2  # then the history table is divided by 4 before the bonus p
 # the refutation memo (docs/solver.md, round oracle11): at a defender's trick start of the first ``MEMO_TRICKS``
 # tricks without a table move, the lead that last cut at a trick start with the same mover and hand is tried first
 MEMO_BITS = 18  # 2 ** 18 slots (key and move each)
-MEMO_TRICKS = 9
+# 10 since session 15 (was 9): with the payoff-similar table the hand-keyed slot pays at trick 10 too (25 deals:
+# sum 240.7M -> 238.5M nodes, median 4.58M -> 3.94M; docs/solver.md, round "whole deal: session 15")
+MEMO_TRICKS = 10
 # both sides' trick starts have a memo slot; a side's memo is read only where its moves cut in at least
 # ``MEMO_LEARN`` % of the nodes in the current probe, per trick (docs/solver.md, round memo12)
 MEMO_LEARN = 25
