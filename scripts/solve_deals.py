@@ -5,6 +5,7 @@
     python scripts/solve_deals.py --max-nodes 30000000 $(seq 0 24)
     python scripts/solve_deals.py --budget-rounds off 0       # the budgeted rounds switched off
     python scripts/solve_deals.py --budget-rounds 256,2,13,2,32,2 0
+    python scripts/solve_deals.py --warm-up 7 0 1 3           # deal 7 solved first, untimed (loads the kernels)
 
 A deal is the start of the card play of ``tarockrl.solvers.bench._position(game, seed, 16)`` (the positions of
 ``scripts/bench_search.py --tricks 16``). ``--budget-rounds`` takes ``def`` (the adapter's setting), ``off`` or the
@@ -48,12 +49,20 @@ def main() -> None:
     ap.add_argument("--max-nodes", type=int, default=30_000_000, help="node budget per deal")
     ap.add_argument("--budget-rounds", type=_budget_rounds, default=None, metavar="WORD",
                     help="def (default), off, or b0,shift,k,classes[,flags[,stagger]]")
+    ap.add_argument("--warm-up", type=int, default=None, metavar="SEED",
+                    help="solve this deal first, untimed and not printed (the first solve also loads or compiles "
+                         "the kernels, which the CPU time of the first deal would otherwise include)")
     args = ap.parse_args()
     if args.max_nodes < 1:
         ap.error("--max-nodes must be positive")
     game = tarockrl.make_game("dreierles")
     solver = Solver("dreierles")
     solver.budget_rounds = args.budget_rounds
+    if args.warm_up is not None:
+        try:
+            solver.solve(_position(game, args.warm_up, 16), value_only=True, max_nodes=args.max_nodes)
+        except SearchLimitError:
+            pass  # the kernels are loaded all the same
     times = []
     for seed in args.seeds:
         state = _position(game, seed, 16)
