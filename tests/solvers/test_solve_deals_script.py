@@ -1,0 +1,50 @@
+"""``scripts/solve_deals.py``: its lines, ``--warm-up`` and its errors on bad arguments."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "solve_deals.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env,
+                          timeout=900, check=False)
+
+
+def test_warm_up_deal_is_not_printed_and_budget_overrun_is_reported():
+    """With a 1000-node budget deals 7 and 1 (about 40k and 0.3M nodes) are over it and say so, and the median
+    line counts them as the slowest (the warm-up deal 6, over budget too, is neither printed nor fatal). Without
+    a budget deal 7 solves to its value (-124); only its line and the median are printed, not the warm-up's."""
+    out = _run("--warm-up", "6", "--max-nodes", "1000", "7", "1")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 3, out.stdout
+    assert re.match(r"seed\s+7 over 1,000 nodes", lines[0])
+    assert re.match(r"seed\s+1 over 1,000 nodes", lines[1])
+    assert lines[2] == "median of all 2 deals: over budget"
+    out = _run("--warm-up", "6", "7")
+    assert out.returncode == 0, out.stderr
+    first, last = out.stdout.strip().splitlines()
+    assert re.match(r"seed\s+7 value\s+-124 nodes\s+[\d,]+ cpu\s+[\d.]+ s$", first)
+    assert last.startswith("median of all 1 deals: ")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--warm-up", "x", "0"), "--warm-up: invalid int value"),
+    (("--max-nodes", "0", "0"), "--max-nodes must be positive"),
+    (("--budget-rounds", "1,2", "0"), "expected 4 to 6 non-negative integers"),
+])
+def test_bad_arguments_exit_with_a_clear_error(args, message):
+    """A bad argument exits with status 2 and a message that names it, without a traceback."""
+    out = _run(*args)
+    assert out.returncode == 2
+    assert message in out.stderr and "Traceback" not in out.stderr
