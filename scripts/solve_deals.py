@@ -6,12 +6,15 @@
     python scripts/solve_deals.py --budget-rounds off 0       # the budgeted rounds switched off
     python scripts/solve_deals.py --budget-rounds 256,2,13,2,32,2 0
     python scripts/solve_deals.py --warm-up 7 0 1 3           # deal 7 solved first, untimed (loads the kernels)
+    python scripts/solve_deals.py --probes 28 32              # also each zero-window search of the root's value
 
 A deal is the start of the card play of ``tarockrl.solvers.bench._position(game, seed, 16)`` (the positions of
 ``scripts/bench_search.py --tricks 16``). ``--budget-rounds`` takes ``def`` (the adapter's setting), ``off`` or the
 arguments of ``tarockrl.solvers._common.budget_word`` (b0, shift, k, classes, flags, stagger; docs/solver.md).
 A deal over the node budget prints ``over``; the summary gives the median of all deals (an over-budget deal
-counts as the largest).
+counts as the largest). ``--probes`` prints, before each deal's line, MTD(f)'s searches of the root's value in order:
+``probe THRESHOLD H|L RESULT NODES`` (H: the side to move reaches the threshold, and the fail-soft result is a lower
+bound of the value; L: it does not, and the result is an upper bound; ``aborted``: the budget ran out in it).
 """
 
 from __future__ import annotations
@@ -42,6 +45,13 @@ def _budget_rounds(text: str) -> int | None:
     return budget_word(*parts)
 
 
+def _print_probes(probes: list | None) -> None:
+    """One line per zero-window search of the root's value (``--probes``); nothing without the option."""
+    for p in probes or ():
+        outcome = "aborted" if p.aborted else ("H" if p.reached else "L")
+        print(f"  probe {p.threshold:5d} {outcome} {p.result:5d} {p.nodes:>11,}", flush=True)
+
+
 def main() -> None:
     """Parse the arguments, solve each deal and print the lines and the median."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -52,6 +62,8 @@ def main() -> None:
     ap.add_argument("--warm-up", type=int, default=None, metavar="SEED",
                     help="solve this deal first, untimed and not printed (the first solve also loads or compiles "
                          "the kernels, which the CPU time of the first deal would otherwise include)")
+    ap.add_argument("--probes", action="store_true",
+                    help="print each zero-window search of the root's value (threshold, H/L, result, nodes)")
     args = ap.parse_args()
     if args.max_nodes < 1:
         ap.error("--max-nodes must be positive")
@@ -66,14 +78,17 @@ def main() -> None:
     times = []
     for seed in args.seeds:
         state = _position(game, seed, 16)
+        probes = [] if args.probes else None
         t0 = time.process_time()
         try:
-            r = solver.solve(state, value_only=True, max_nodes=args.max_nodes)
+            r = solver.solve(state, value_only=True, max_nodes=args.max_nodes, probes=probes)
         except SearchLimitError:
+            _print_probes(probes)
             times.append(float("inf"))
             print(f"seed {seed:3d} over {args.max_nodes:,} nodes", flush=True)
             continue
         dt = time.process_time() - t0
+        _print_probes(probes)
         times.append(dt)
         print(f"seed {seed:3d} value {r.value:5d} nodes {r.nodes:>11,} cpu {dt:6.2f} s", flush=True)
     med = statistics.median(times)

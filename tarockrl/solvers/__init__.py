@@ -98,7 +98,8 @@ import numpy as np
 from tarockrl.errors import GameOverError, TarockError
 from tarockrl.solvers._common import BW_FLAGS
 
-__all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver", "STATS_COLUMNS"]
+__all__ = ["solve", "SolveResult", "NotInPlayError", "SearchLimitError", "Solver", "STATS_COLUMNS",
+           "RootProbe"]
 
 OBJECTIVES = {"returns": 0, "card_points": 1}
 _SUPPORTED = ("dreierles", "dreiertarock", "troccas", "tatteln")
@@ -125,6 +126,25 @@ class SolveResult:
     value_only: bool = field(default=False)
 
 
+@dataclass(frozen=True)
+class RootProbe:
+    """One zero-window search of the root's value (``Solver.solve(probes=...)``): it tested "value >=
+    ``threshold``" for the side to move and returned ``result`` (fail-soft: at least the threshold means the side
+    reaches it, and ``result`` is then a lower bound of the value; below it, an upper bound) after ``nodes`` nodes;
+    ``aborted`` when the node budget ran out in it (``result`` then means nothing)."""
+
+    threshold: int
+    result: int
+    nodes: int
+    aborted: bool = False
+
+    @property
+    def reached(self) -> bool:
+        """The side to move reaches the threshold (the search failed high)."""
+        return not self.aborted and self.result >= self.threshold
+
+
+MAX_PROBES_LOGGED = 64  # the most root-value searches ``Solver.solve(probes=...)`` reports
 MAX_BUDGET_B0 = 1 << 16  # the largest first budget of the budgeted rounds (budgets grow to b0 << 40)
 
 
@@ -178,11 +198,14 @@ class Solver:
 
     def solve(self, state, objective: str = "returns", max_nodes: int | None = None,
               merge: bool = True, table: bool = True, stats: np.ndarray | None = None,
-              value_only: bool = False) -> SolveResult:
+              value_only: bool = False, probes: list | None = None) -> SolveResult:
         """Solve ``state`` (see :func:`solve`; ``value_only`` as there); ``merge=False`` turns equivalent-card
         merging off and ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64
         array of shape ``search_stats_shape()`` to which the search adds its counts per depth below the root (the
-        columns are ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts)."""
+        columns are ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts).
+        ``probes``: a list to which the zero-window searches of the root's value are appended in order, each a
+        :class:`RootProbe` (threshold, fail-soft result, nodes); at most ``MAX_PROBES_LOGGED`` are kept
+        (diagnostics: which of MTD(f)'s searches a solve's nodes went to; docs/solver.md)."""
         if state.game.name != self.game_name:
             raise TarockError(f"this solver is for {self.game_name!r}, the state is of {state.game.name!r}")
         if objective not in OBJECTIVES:
@@ -205,6 +228,9 @@ class Solver:
                                   or stats.shape != self.search_stats_shape()):
             raise ValueError(f"stats must be an int64 array of shape {self.search_stats_shape()}")
         st = stats if stats is not None else np.zeros((1, k.ST_LEN), dtype=np.int64)
+        if probes is not None and not isinstance(probes, list):
+            raise TypeError(f"probes must be a list (the searches are appended to it), got {type(probes).__name__}")
+        plog = np.zeros((1 if probes is None else MAX_PROBES_LOGGED + 1, 4), dtype=np.int64)
         with self._lock:
             ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
             ctx[k.C_MAX] = budget
@@ -220,8 +246,11 @@ class Solver:
             actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
             values = np.zeros(k.MAX_MOVES, dtype=np.int64)
             n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tt,
-                             self._hist, np.int64(row.shape[0]), st)
+                             self._hist, np.int64(row.shape[0]), st, plog)
         nodes = int(ctx[k.C_NODES])
+        if probes is not None:
+            probes.extend(RootProbe(int(t), int(g), int(n), bool(a))
+                          for t, g, n, a in plog[1:1 + min(int(plog[0, 0]), MAX_PROBES_LOGGED)])
         if ctx[k.C_ABORT] != 0:
             raise SearchLimitError(f"the search exceeded max_nodes={int(budget)} nodes")
         action_values = {int(actions[i]): int(values[i]) for i in range(n)}

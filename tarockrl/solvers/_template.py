@@ -829,7 +829,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
 
 
 @njit(cache=True)
-def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len, st):
+def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, stack_len, st, plog):
     """Exact values of every legal action of ``row`` (the root) for the root side; returns their number.
 
     ``ctx`` holds the node budget, root seat, objective, salt and merge flag (see ``C_*``). The values the root
@@ -839,7 +839,9 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     the value of one playout by the ``hint``, see ``_playout``); then each distinct (non-equivalent) root action
     is solved exactly by MTD(f) from that value, also its upper bound (one zero-window search settles a best
     action); an equivalent action gets its representative's value. On an exceeded budget ``ctx[C_ABORT]`` is 1
-    and nothing is meaningful.
+    and nothing is meaningful. ``plog`` (int64[k, 4]) logs the zero-window searches of the root's value when
+    ``k > 1``: row 0 holds their number, row ``i`` the i-th one's threshold, fail-soft result and nodes (only the
+    first ``k - 1`` are kept; diagnostics, ``Solver.solve(probes=...)``).
     """
     stack = np.empty((MAX_DEPTH + 2, stack_len), dtype=np.int64)
     for d in range(MAX_DEPTH + 2):
@@ -908,7 +910,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
     elif PLAYOUT_GUESS:
         guess = _playout(stack, opts, ctx, moves, reps)
     best = _mtdf(stack, 0, guess, -INF, INF, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, blevels,
-                 nblev, st)
+                 nblev, st, plog)
     if ctx[C_ABORT] != 0:
         return n
     if ctx[C_VONLY] != 0:
@@ -932,6 +934,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         out_actions[0] = a_best
         out_values[0] = best
         return np.int64(1)
+    nolog = np.zeros((1, 4), dtype=np.int64)  # the root's value alone is logged
     for i in range(n):
         out_actions[i] = root_moves[i]
         out_values[i] = 0
@@ -943,7 +946,7 @@ def solve_root(row, opts, ctx, merge_root, out_actions, out_values, tt, hist, st
         apply(child, root_moves[i], opts)
         # first the test "as good as the best" (``BAND_FIRST`` only for the root's value: most actions are)
         out_values[i] = _mtdf(stack, 1, best, -INF, best, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels,
-                              nlev, blevels, np.int64(0), st)
+                              nlev, blevels, np.int64(0), st, nolog)
         if ctx[C_ABORT] != 0:
             return n
     return n
@@ -1067,13 +1070,14 @@ def _sort_unique(a, n):
 
 @njit(cache=True)
 def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt, fr, levels, nlev, blevels, nblev,
-          st):
+          st, plog):
     """The exact value of ``stack[d0]``, known to lie in ``[lo, hi]``, by zero-window searches until the bounds
     meet (a fail-soft result moves a bound past the window when it can). The first search tests ``guess`` when
     it lies in ``(lo, hi]``. Then MTD(f) tests the last result (from 0): after a fail high the next value above
     it, after a fail low that value. When the values the position can take are known (``levels[:nlev]``,
     sorted; the settlement is a step function of the points), the tests snap to them: the least level above the
-    lower bound, the greatest level at most the upper bound, so no search tests a value between two steps."""
+    lower bound, the greatest level at most the upper bound, so no search tests a value between two steps. Each
+    search is logged in ``plog`` when it has more than one row (see ``solve_root``)."""
     g = guess
     first = True
     band = nblev > 0
@@ -1127,7 +1131,16 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
         first = False
         ctx[C_PROBES] += 1
         fr[d0, F_BM] = -1  # set only when the search expands stack[d0] (not on a static or table cut there)
+        n0 = ctx[C_NODES]
         g = _search(stack, d0, beta - 1, beta, opts, ctx, moves, reps, scores, tt, hist, gt, fr, st)
+        if plog.shape[0] > 1:  # the log: threshold, result, nodes (the number of searches in row 0)
+            plog[0, 0] += 1
+            if plog[0, 0] < plog.shape[0]:
+                pr = plog[plog[0, 0]]
+                pr[0] = beta
+                pr[1] = g
+                pr[2] = ctx[C_NODES] - n0
+                pr[3] = ctx[C_ABORT]
         if ctx[C_ABORT] != 0:
             return np.int64(0)
         if g < beta:

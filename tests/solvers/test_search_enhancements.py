@@ -290,7 +290,8 @@ def _value_only_solve_root(sol, row, opts, salt_seed: int, value: int) -> np.nda
     actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
     values = np.zeros(k.MAX_MOVES, dtype=np.int64)
     st = np.zeros((1, k.ST_LEN), dtype=np.int64)
-    k.solve_root(row, opts, ctx, np.int64(1), actions, values, sol._tt, sol._hist, np.int64(row.shape[0]), st)
+    k.solve_root(row, opts, ctx, np.int64(1), actions, values, sol._tt, sol._hist, np.int64(row.shape[0]), st,
+                 np.zeros((1, 4), dtype=np.int64))
     assert ctx[k.C_ABORT] == 0 and values[0] == value
     return ctx
 

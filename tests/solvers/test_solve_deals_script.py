@@ -48,3 +48,17 @@ def test_bad_arguments_exit_with_a_clear_error(args, message):
     out = _run(*args)
     assert out.returncode == 2
     assert message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_probes_option_prints_each_root_search_before_the_deal():
+    """``--probes``: the lines of MTD(f)'s searches of the root's value come before the deal's own line; the last
+    one that reached its threshold has the deal's value as its result (deal 7, value -124)."""
+    out = _run("--probes", "7")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.rstrip().splitlines()
+    probe_lines = [ln for ln in lines if ln.lstrip().startswith("probe ")]
+    assert probe_lines and lines[:len(probe_lines)] == probe_lines
+    parsed = [re.match(r"\s+probe\s+(-?\d+) ([HL])\s+(-?\d+)\s+([\d,]+)$", ln) for ln in probe_lines]
+    assert all(parsed), probe_lines
+    assert max(int(m.group(3)) for m in parsed if m.group(2) == "H") == -124
+    assert re.match(r"seed\s+7 value\s+-124 nodes", lines[len(probe_lines)])
