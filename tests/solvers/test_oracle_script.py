@@ -3,20 +3,13 @@ small deal, and a budget overrun is reported."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "oracle_ordering.py"
+from tests.solvers._scripts import run_script
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env,
-                          timeout=900, check=False)
+def _run(*args: str):
+    return run_script("oracle_ordering.py", *args)
 
 
 def test_oracle_line_and_budget():

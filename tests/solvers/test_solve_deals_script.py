@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "solve_deals.py"
+from tests.solvers._scripts import run_script
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, env=env,
-                          timeout=900, check=False)
+def _run(*args: str):
+    return run_script("solve_deals.py", *args)
 
 
 def test_warm_up_deal_is_not_printed_and_budget_overrun_is_reported():
