@@ -22,29 +22,13 @@ import tarockrl
 from tarockrl.solvers import Solver
 from tarockrl.solvers.bench import _position
 
-NO_BOUND = 1 << 40  # the search's infinity: an entry with these bounds cuts nothing
 
-
-def _solve(sol: Solver, row: np.ndarray, opts: np.ndarray, salt: int, keep_memo: bool, max_nodes: int):
-    """The value and nodes of one value-only kernel solve of ``row`` with table salt ``salt``."""
-    k = sol.kernels
-    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
-    ctx[k.C_MAX] = max_nodes
-    ctx[k.C_SALT] = salt
-    ctx[k.C_MSALT] = salt
-    ctx[k.C_MERGE] = 1
-    ctx[k.C_VONLY] = 1
-    if keep_memo:
-        sol._hist[:k.HIST_BASE] = 0  # the history restarts, the memo's moves stay
-    else:
-        sol._hist[:] = 0
-    actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    values = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    k.solve_root(row.copy(), opts, ctx, np.int64(1), actions, values, sol._tt, sol._hist, np.int64(row.shape[0]),
-                 np.zeros((1, k.ST_LEN), dtype=np.int64), np.zeros((1, 4), dtype=np.int64))
-    if ctx[k.C_ABORT] != 0:
-        return None, int(ctx[k.C_NODES])
-    return int(values[0]), int(ctx[k.C_NODES])
+def _solve(sol: Solver, row: np.ndarray, opts: np.ndarray, salt: int, max_nodes: int) -> tuple[int | None, int]:
+    """The value (None when over ``max_nodes``) and nodes of one value-only solve of ``row`` with table salt
+    ``salt`` (the solver's table and memo as they are)."""
+    ctx, _, _, values = sol._run_kernel(row, opts, salt=salt, budget=max_nodes, value_only=True)
+    nodes = int(ctx[sol.kernels.C_NODES])
+    return (None if ctx[sol.kernels.C_ABORT] != 0 else int(values[0])), nodes
 
 
 def main() -> None:
@@ -60,18 +44,20 @@ def main() -> None:
     opts = game.encoded_options
     for seed in args.seeds:
         row = _position(game, seed, 16)._row
-        salt = 0x5EED0000 + seed
-        sol._tt[:] = 0
-        v1, n1 = _solve(sol, row, opts, salt, False, args.max_nodes)
+        salt = 0x5EED0000 + seed  # earlier solves' entries and memo moves (other salts) never match
+        v1, n1 = _solve(sol, row, opts, salt, args.max_nodes)
         if v1 is None:
             print(f"seed {seed:3d} over {args.max_nodes:,} nodes", flush=True)
             continue
-        live = sol._tt[:, 6] == salt  # this solve's entries: keep the move, drop every bound
-        sol._tt[live, 1] = -NO_BOUND
-        sol._tt[live, 4] = -NO_BOUND
-        sol._tt[live, 2] = NO_BOUND
-        sol._tt[live, 5] = NO_BOUND
-        v2, n2 = _solve(sol, row, opts, salt, True, args.max_nodes)
+        # this solve's entries (their salt in column 6): keep the move (column 3), and set the bounds (columns 1, 2)
+        # and the threshold entries' value bounds (4, 5) to the search's infinities, which cut nothing
+        live = sol._tt[:, 6] == salt
+        inf = int(sol.kernels.INF)
+        sol._tt[live, 1] = -inf
+        sol._tt[live, 4] = -inf
+        sol._tt[live, 2] = inf
+        sol._tt[live, 5] = inf
+        v2, n2 = _solve(sol, row, opts, salt, args.max_nodes)
         if v2 != v1:
             raise SystemExit(f"seed {seed}: the oracle solve gave {v2}, the first solve {v1}")
         print(f"seed {seed:3d} value {v1:5d} nodes {n1:>11,} oracle {n2:>11,} ratio {n1 / n2:5.2f}", flush=True)

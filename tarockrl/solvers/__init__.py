@@ -227,30 +227,17 @@ class Solver:
         if stats is not None and (not isinstance(stats, np.ndarray) or stats.dtype != np.int64
                                   or stats.shape != self.search_stats_shape()):
             raise ValueError(f"stats must be an int64 array of shape {self.search_stats_shape()}")
-        st = stats if stats is not None else np.zeros((1, k.ST_LEN), dtype=np.int64)
         if probes is not None and not isinstance(probes, list):
             raise TypeError(f"probes must be a list (the searches are appended to it), got {type(probes).__name__}")
         plog = np.zeros((1 if probes is None else MAX_PROBES_LOGGED + 1, 4), dtype=np.int64)
         with self._lock:
-            ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
-            ctx[k.C_MAX] = budget
-            ctx[k.C_OBJ] = OBJECTIVES[objective]
-            ctx[k.C_SALT] = np.int64(_salt_of(next(self._salt)))
-            ctx[k.C_MERGE] = 1 if merge else 0
-            ctx[k.C_NOTT] = 0 if table else 1
-            ctx[k.C_STATS] = 0 if stats is None else 1
-            ctx[k.C_VONLY] = 1 if value_only else 0
-            ctx[k.C_BUDGET] = 0 if self.budget_rounds is None else self.budget_rounds
-            ctx[k.C_MSALT] = ctx[k.C_SALT]  # the refutation memo's entries of earlier solves never match
-            self._hist[:k.HIST_BASE] = 0
-            actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
-            values = np.zeros(k.MAX_MOVES, dtype=np.int64)
-            n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tt,
-                             self._hist, np.int64(row.shape[0]), st, plog)
+            ctx, n, actions, values = self._run_kernel(
+                row, opts, salt=_salt_of(next(self._salt)), budget=int(budget), objective=OBJECTIVES[objective],
+                merge=merge, table=table, value_only=value_only, stats=stats, plog=plog)
         nodes = int(ctx[k.C_NODES])
         if probes is not None:
-            probes.extend(RootProbe(int(t), int(g), int(n), bool(a))
-                          for t, g, n, a in plog[1:1 + min(int(plog[0, 0]), MAX_PROBES_LOGGED)])
+            probes.extend(RootProbe(int(thr), int(res), int(cnt), bool(abt))
+                          for thr, res, cnt, abt in plog[1:1 + min(int(plog[0, 0]), MAX_PROBES_LOGGED)])
         if ctx[k.C_ABORT] != 0:
             raise SearchLimitError(f"the search exceeded max_nodes={int(budget)} nodes")
         action_values = {int(actions[i]): int(values[i]) for i in range(n)}
@@ -258,6 +245,33 @@ class Solver:
         best = min(a for a, v in action_values.items() if v == value)
         return SolveResult(value=value, action_values=action_values, nodes=nodes, player=int(k.cur(row)),
                            objective=objective, best_action=best, value_only=bool(value_only))
+
+    def _run_kernel(self, row: np.ndarray, opts: np.ndarray, *, salt: int, budget: int, objective: int = 0,
+                    merge: bool = True, table: bool = True, value_only: bool = False,
+                    stats: np.ndarray | None = None, plog: np.ndarray | None = None):
+        """One ``solve_root`` call on a copy of ``row`` (checked by the caller) with this solver's table and memo,
+        the table and memo keys salted with ``salt`` and the history cleared; returns ``(ctx, n, actions,
+        values)``. :meth:`solve` passes a fresh salt; a diagnostic that solves again with the same salt finds its
+        own entries (``scripts/oracle_ordering.py``). The caller holds ``_lock`` when threads share the solver."""
+        k = self.kernels
+        ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
+        ctx[k.C_MAX] = budget
+        ctx[k.C_OBJ] = objective
+        ctx[k.C_SALT] = np.int64(salt)
+        ctx[k.C_MERGE] = 1 if merge else 0
+        ctx[k.C_NOTT] = 0 if table else 1
+        ctx[k.C_STATS] = 0 if stats is None else 1
+        ctx[k.C_VONLY] = 1 if value_only else 0
+        ctx[k.C_BUDGET] = 0 if self.budget_rounds is None else self.budget_rounds
+        ctx[k.C_MSALT] = ctx[k.C_SALT]  # the refutation memo's entries of other salts never match
+        self._hist[:k.HIST_BASE] = 0
+        actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        values = np.zeros(k.MAX_MOVES, dtype=np.int64)
+        st = stats if stats is not None else np.zeros((1, k.ST_LEN), dtype=np.int64)
+        log = plog if plog is not None else np.zeros((1, 4), dtype=np.int64)
+        n = k.solve_root(row.copy(), opts, ctx, np.int64(1 if merge else 0), actions, values, self._tt, self._hist,
+                         np.int64(row.shape[0]), st, log)
+        return ctx, int(n), actions, values
 
     def search_stats_shape(self) -> tuple[int, int]:
         """The shape of the ``stats`` array of :meth:`solve`: (depths below the root, ``len(STATS_COLUMNS)``)."""

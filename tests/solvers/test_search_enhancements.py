@@ -280,18 +280,7 @@ def _value_only_solve_root(sol, row, opts, salt_seed: int, value: int) -> np.nda
     """A kernel-level value-only ``solve_root`` of ``row`` with ``sol``'s table and a cleared history, the table and
     memo salt from ``salt_seed``; checks that it finished with ``value`` and returns its context (memo counters)."""
     k = sol.kernels
-    ctx = np.zeros(k.CTX_LEN, dtype=np.int64)
-    ctx[k.C_MAX] = 10_000_000
-    ctx[k.C_SALT] = _salt_of(salt_seed)
-    ctx[k.C_MSALT] = ctx[k.C_SALT]
-    ctx[k.C_MERGE] = 1
-    ctx[k.C_VONLY] = 1
-    sol._hist[:k.HIST_BASE] = 0
-    actions = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    values = np.zeros(k.MAX_MOVES, dtype=np.int64)
-    st = np.zeros((1, k.ST_LEN), dtype=np.int64)
-    k.solve_root(row, opts, ctx, np.int64(1), actions, values, sol._tt, sol._hist, np.int64(row.shape[0]), st,
-                 np.zeros((1, 4), dtype=np.int64))
+    ctx, _, _, values = sol._run_kernel(row, opts, salt=_salt_of(salt_seed), budget=10_000_000, value_only=True)
     assert ctx[k.C_ABORT] == 0 and values[0] == value
     return ctx
 
