@@ -7,6 +7,7 @@
     python scripts/solve_deals.py --budget-rounds 256,2,13,2,32,2 0
     python scripts/solve_deals.py --warm-up 7 0 1 3           # deal 7 solved first, untimed (loads the kernels)
     python scripts/solve_deals.py --probes 28 32              # also each zero-window search of the root's value
+    python scripts/solve_deals.py --table-bits 22 0 1         # a table of 2**22 slots (default 2**20)
 
 A deal is the start of the card play of ``tarockrl.solvers.bench._position(game, seed, 16)`` (the positions of
 ``scripts/bench_search.py --tricks 16``). ``--budget-rounds`` takes ``def`` (the adapter's setting), ``off`` or the
@@ -64,11 +65,15 @@ def main() -> None:
                          "the kernels, which the CPU time of the first deal would otherwise include)")
     ap.add_argument("--probes", action="store_true",
                     help="print each zero-window search of the root's value (threshold, H/L, result, nodes)")
+    ap.add_argument("--table-bits", type=int, default=20, metavar="BITS",
+                    help="the transposition table has 2**BITS slots (8..28; default 20)")
     args = ap.parse_args()
     if args.max_nodes < 1:
         ap.error("--max-nodes must be positive")
+    if not 8 <= args.table_bits <= 28:
+        ap.error(f"--table-bits must be in 8..28, got {args.table_bits}")
     game = tarockrl.make_game("dreierles")
-    solver = Solver("dreierles")
+    solver = Solver("dreierles", table_bits=args.table_bits)
     solver.budget_rounds = args.budget_rounds
     if args.warm_up is not None:
         try:

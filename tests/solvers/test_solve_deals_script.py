@@ -35,12 +35,20 @@ def test_warm_up_deal_is_not_printed_and_budget_overrun_is_reported():
     (("--warm-up", "x", "0"), "--warm-up: invalid int value"),
     (("--max-nodes", "0", "0"), "--max-nodes must be positive"),
     (("--budget-rounds", "1,2", "0"), "expected 4 to 6 non-negative integers"),
+    (("--table-bits", "30", "0"), "--table-bits must be in 8..28, got 30"),
 ])
 def test_bad_arguments_exit_with_a_clear_error(args, message):
     """A bad argument exits with status 2 and a message that names it, without a traceback."""
     out = _run(*args)
     assert out.returncode == 2
     assert message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_table_bits_option_gives_the_same_value():
+    """``--table-bits``: a small table (2**12 slots) still solves deal 7 to its value (-124)."""
+    out = _run("--table-bits", "12", "7")
+    assert out.returncode == 0, out.stderr
+    assert re.match(r"seed\s+7 value\s+-124 nodes", out.stdout)
 
 
 def test_probes_option_prints_each_root_search_before_the_deal():
