@@ -11,7 +11,18 @@ Transposition key: the slots that play reads or changes (hands, the trick, the t
 Fool's records, led suits, played cards, knock targets, the scart-jack flag), without the per-seat played
 records, the last-trick record, the demand and swap records and the knock counts, which rules never read.
 
-Equivalent cards: none are merged (the jack swap, the Fool's payment and knocking name single cards).
+Equivalent cards (docs/solver.md, "Troccas"): two cards of a hand are merged when they are numerals of one suit,
+or trumps II-XX while knocking is off, with no card of their suit between them still in play (a hand or the
+current trick). Every such card counts one point, and no rule reads such a card other than by its suit and its
+rank among the cards in play: the jack swap gives back whichever numeral its holder played, the Fool's payment
+takes the lowest middle trump or numeral of a pile (one point whichever it is), must-overtrump compares with the
+trumps in the trick. Knocking names the highest trump not yet played, which may lie in the scart between two
+trumps of a hand, so trumps are not merged while it is on. Honours, court cards and the Fool are never merged.
+
+Move ordering: the table's move, then ``hint`` (a lead: a card that no card in play beats first, the most valuable
+of those first, then the least valuable; a follow: with the partner winning the trick so far the most valuable
+card that does not take it over, else the cheapest card that wins, else the least valuable), then the history
+heuristic, kept per position in the trick (``hist_slot``).
 """
 
 from __future__ import annotations
@@ -19,22 +30,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tarockrl.engine.bits import lowest_index
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.masktricks import highest_index
 from tarockrl.games.troccas import layout as L
-from tarockrl.games.troccas.cards import SPLIT
+from tarockrl.games.troccas.cards import CARD_VALUES, FOOL, MID_TRUMPS, NUMERALS, SPLIT, SUIT_MASKS, TRUMPS
 from tarockrl.games.troccas.kernels import legal_set, step
+from tarockrl.games.troccas.rules import O_KNOCK
 from tarockrl.solvers._common import hmix
-from tarockrl.solvers.adapters._no_additive import (  # noqa: F401 (the template binds them from here)
-    GT_LEN,
-    additive,
-    afmax,
-    afmin,
-    akey,
-    apast,
-    bonus_range,
-    gtable,
-    monotone_past,
-)
 
 ONE = np.int64(1)
 COPY_LEN = L.HIST_LEN + 1
@@ -96,21 +98,43 @@ def leaf(row, opts, root, objective):
     return row[L.RESULT + root]
 
 
+@njit(cache=True, inline="always")
+def _merge_word(legal, in_play, classes, offset, moves, reps, n, merge):
+    """Append the cards of ``legal`` (one word, ascending) as the actions ``offset + bit``; a card of ``classes``
+    whose next lower card of its suit among ``in_play`` is the previous move (also of ``classes``) takes that
+    move's representative when ``merge`` is set. Returns the new count."""
+    n0 = n
+    m = legal
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        moves[n] = offset + c
+        reps[n] = n
+        if merge != 0 and n > n0 and ((classes >> c) & ONE) != 0:
+            below = in_play & ((ONE << c) - ONE)
+            if offset != 0:
+                below &= SUIT_MASKS[c // 14]
+            if below != 0:
+                q = highest_index(below)
+                if ((classes >> q) & ONE) != 0 and moves[n - 1] == offset + q:
+                    reps[n] = reps[n - 1]
+        n += 1
+    return n
+
+
 @njit(cache=True)
 def gen(row, opts, moves, reps, merge):
-    """Legal actions (ascending; no merging); returns their number."""
+    """Legal actions (ascending), with equivalent cards merged when ``merge`` is set (see the module docstring);
+    returns their number."""
     tw, sw, ex = legal_set(row, opts)
-    n = 0
-    while tw != 0:
-        moves[n] = lowest_index(tw)
-        reps[n] = n
-        tw &= tw - ONE
-        n += 1
-    while sw != 0:
-        moves[n] = SPLIT + lowest_index(sw)
-        reps[n] = n
-        sw &= sw - ONE
-        n += 1
+    ptw = row[L.TRICK_TW]
+    psw = row[L.TRICK_SW]
+    for s in range(4):
+        ptw |= row[L.HAND_TW + s]
+        psw |= row[L.HAND_SW + s]
+    tclass = MID_TRUMPS if opts[O_KNOCK] == 0 else np.int64(0)
+    n = _merge_word(tw, ptw & TRUMPS, tclass, np.int64(0), moves, reps, 0, merge)
+    n = _merge_word(sw, psw, NUMERALS, np.int64(SPLIT), moves, reps, n, merge)
     while ex != 0:
         moves[n] = 78 + lowest_index(ex)
         reps[n] = n
@@ -120,9 +144,60 @@ def gen(row, opts, moves, reps, merge):
 
 
 @njit(cache=True, inline="always")
+def hist_slot(row):
+    """The history heuristic's table per position in the trick (a double lead's trick counts as its fourth)."""
+    return min(row[L.TRICK_N], np.int64(3))
+
+
+@njit(cache=True, inline="always")
+def _trick_top(row):
+    """The card winning the current trick so far (-1: no card but the Fool yet) and its seat."""
+    trumps = row[L.TRICK_TW] & TRUMPS
+    led = row[L.LED]
+    best = np.int64(-1)
+    if trumps != 0:
+        best = highest_index(trumps)
+    elif 0 <= led < 4:
+        m = row[L.TRICK_SW] & SUIT_MASKS[led]
+        if m != 0:
+            best = SPLIT + highest_index(m)
+    seat = np.int64(-1)
+    if best >= 0:
+        for i in range(row[L.TRICK_N]):
+            if row[L.TRICK_CARD + i] == best:
+                seat = row[L.TRICK_SEAT + i]
+    return best, seat
+
+
+@njit(cache=True)
 def hint(row, opts, action, root):
-    """No static ordering hint (the history heuristic orders the moves)."""
-    return np.int64(0)
+    """Static move-ordering score of ``action`` (higher first; see the module docstring)."""
+    if action >= 78:  # double leads and knocks after the cards
+        return np.int64(0)
+    if action == 21:  # the Fool never takes a trick and is never lost: between the two kinds of cards
+        return np.int64(4)
+    v = CARD_VALUES[action]
+    best, seat = _trick_top(row)
+    if best < 0:  # a lead: a card that no card in play beats first, the most valuable first
+        if action < SPLIT:
+            ptw = np.int64(0)
+            for s in range(4):
+                ptw |= row[L.HAND_TW + s]
+            top = highest_index(ptw & TRUMPS) == action
+        else:
+            c = action - SPLIT
+            psw = np.int64(0)
+            for s in range(4):
+                psw |= row[L.HAND_SW + s]
+            top = highest_index(psw & SUIT_MASKS[c // 14]) == c
+        return np.int64(50) + v if top else np.int64(8) - v
+    if action < SPLIT:
+        beats = best >= SPLIT or action > best
+    else:
+        beats = best >= SPLIT and (action - SPLIT) // 14 == (best - SPLIT) // 14 and action > best
+    if (seat & 1) == (row[L.CUR] & 1):  # the partner wins so far: the most valuable card that does not overtake
+        return np.int64(1) if beats else np.int64(8) + v
+    return np.int64(100) - action if beats else np.int64(8) - v
 
 
 @njit(cache=True)
@@ -138,6 +213,123 @@ def key(row, opts):
 def apply(row, action, opts):
     """The game's unchecked step."""
     step(row, action, opts)
+
+
+# ---- additive positions: the table keys the position without the piles (docs/solver.md, "Troccas") -----------
+GT_LEN = 73  # team 0's final card points: 0..72 (the two teams' points always add up to 72)
+TOTAL_POINTS = 72
+PAST_SLOTS = (L.PILE_TW, L.PILE_TW + 1, L.PILE_SW, L.PILE_SW + 1, L.TRICKS_WON, L.TRICKS_WON + 1, L.TRICK_NO,
+              L.FOOL_SEAT, L.FOOL_TRICK_TEAM)
+AKEY_SLOTS = np.array([s for s in KEY_SLOTS if s not in PAST_SLOTS], dtype=np.int64)
+
+
+@njit(cache=True)
+def additive(row, objective):
+    """True when team 0's final card points are its points so far (``apast``) plus what the tricks still to
+    play add, which depend on the position alone: both teams have won a trick (so the scart goes to the dealer's
+    team whatever the slam rule says, and the Fool's team pays if it must), and the Fool lies in a pile with its
+    payment decided: none, or a one-point card (a middle trump or numeral is already in the paying team's pile
+    or in the scart it gets)."""
+    if row[L.TRICKS_WON] == 0 or row[L.TRICKS_WON + 1] == 0:
+        return False
+    if ((row[L.HAND_TW] | row[L.HAND_TW + 1] | row[L.HAND_TW + 2] | row[L.HAND_TW + 3] | row[L.TRICK_TW])
+            & FOOL) != 0:
+        return False
+    if row[L.FOOL_TRICK_TEAM] >= 0:
+        ft = row[L.FOOL_SEAT] & 1
+        ptw = row[L.PILE_TW + ft]
+        psw = row[L.PILE_SW + ft]
+        if (row[L.DEALER] & 1) == ft:
+            ptw |= row[L.SCART_TW]
+            psw |= row[L.SCART_SW]
+        if (ptw & MID_TRUMPS) == 0 and (psw & NUMERALS) == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def monotone_past(row, objective):
+    """Never: outside the additive positions the full key is used."""
+    return False
+
+
+@njit(cache=True)
+def akey(row):
+    """Transposition key of an additive position: ``key`` without the piles, the trick counts and the Fool's
+    records (their part of the value is in ``apast``)."""
+    h = np.int64(0x5A4D1)
+    for i in range(AKEY_SLOTS.shape[0]):
+        h = hmix(h, row[AKEY_SLOTS[i]])
+    return h
+
+
+@njit(cache=True, inline="always")
+def _points_of(tw, sw):
+    """Raw card points of a card set."""
+    s = np.int64(0)
+    m = tw
+    while m != 0:
+        s += CARD_VALUES[lowest_index(m)]
+        m &= m - ONE
+    m = sw
+    while m != 0:
+        s += CARD_VALUES[SPLIT + lowest_index(m)]
+        m &= m - ONE
+    return s
+
+
+@njit(cache=True)
+def apast(row, opts):
+    """Team 0's card points so far at an additive position: its pile counted in groups of four (whole tricks:
+    3 off per four cards), the scart when it goes to team 0 (one more off for the pair), and the Fool's exchange
+    when the Fool's team has it back for a one-point card."""
+    p = _points_of(row[L.PILE_TW], row[L.PILE_SW])
+    n = popcount(row[L.PILE_TW]) + popcount(row[L.PILE_SW])
+    p -= 3 * (n // 4)
+    if (row[L.DEALER] & 1) == 0:
+        p += _points_of(row[L.SCART_TW], row[L.SCART_SW]) - 1
+    if row[L.FOOL_TRICK_TEAM] >= 0:
+        p += 4 if (row[L.FOOL_SEAT] & 1) == 0 else -4
+    return p
+
+
+@njit(cache=True)
+def gtable(row, opts, root, objective, out):
+    """``out[P]``: the root's value when team 0 ends with P card points (settlement: its team's points - 36;
+    card points: its team's points)."""
+    for p in range(GT_LEN):
+        own = p if (root & 1) == 0 else TOTAL_POINTS - p
+        out[p] = own if objective == 1 else own - 36
+    return np.int64(GT_LEN)
+
+
+@njit(cache=True, inline="always")
+def _rest_max(row):
+    """The most the tricks still to play can add to one team: all their points, 3 off per four cards."""
+    tw = row[L.TRICK_TW]
+    sw = row[L.TRICK_SW]
+    for s in range(4):
+        tw |= row[L.HAND_TW + s]
+        sw |= row[L.HAND_SW + s]
+    return _points_of(tw, sw) - 3 * ((popcount(tw) + popcount(sw)) // 4)
+
+
+@njit(cache=True)
+def afmin(row, opts):
+    """A lower bound on what the rest adds to team 0: 0 (every trick adds at least 1 to its winner)."""
+    return np.int64(0)
+
+
+@njit(cache=True)
+def afmax(row, opts):
+    """An upper bound on what the rest adds to team 0: all of it."""
+    return _rest_max(row)
+
+
+@njit(cache=True)
+def bonus_range(row, opts, root):
+    """Unused (no positions with a monotone past)."""
+    return np.int64(0), np.int64(0)
 
 
 # ---- what PIMC reads (plain Python; tarockrl/agents/pimc.py) ---------------------------------------------------
