@@ -144,6 +144,12 @@ def gen(row, opts, moves, reps, merge):
 
 
 @njit(cache=True, inline="always")
+def tt_skip(row):
+    """The last card of a trick stays out of the table (its children, the next trick's starts, are in it)."""
+    return row[L.TRICK_N] == (7 if row[L.IS_DOUBLE] != 0 else 3)
+
+
+@njit(cache=True, inline="always")
 def hist_slot(row):
     """The history heuristic's table per position in the trick (a double lead's trick counts as its fourth)."""
     return min(row[L.TRICK_N], np.int64(3))
@@ -314,16 +320,43 @@ def _rest_max(row):
     return _points_of(tw, sw) - 3 * ((popcount(tw) + popcount(sw)) // 4)
 
 
+@njit(cache=True, inline="always")
+def _sure_trumps(row, team):
+    """At a trick start, what ``team``'s tricks still to play add at least: the points of the trumps of one of
+    its seats that are above every trump the other team holds, the larger of the two seats' sums. Each such trump
+    wins the trick it is played to, a seat plays one per trick, and each of those tricks adds at least the
+    trump's points (every other card counts at least 1, 3 come off per four cards); the Fool is out of play in
+    additive positions. Two partners' trumps could fall to one trick, so only one seat's count."""
+    ot = (row[L.HAND_TW + 1 - team] | row[L.HAND_TW + 3 - team]) & TRUMPS
+    floor = np.int64(0)
+    if ot != 0:
+        floor = highest_index(ot) + 1
+    best = np.int64(0)
+    for s in (team, team + 2):
+        t = (row[L.HAND_TW + s] & TRUMPS) >> floor
+        pts = np.int64(0)
+        while t != 0:
+            pts += CARD_VALUES[floor + lowest_index(t)]
+            t &= t - ONE
+        best = max(best, pts)
+    return best
+
+
 @njit(cache=True)
 def afmin(row, opts):
-    """A lower bound on what the rest adds to team 0: 0 (every trick adds at least 1 to its winner)."""
-    return np.int64(0)
+    """A lower bound on what the rest adds to team 0: its sure trumps at a trick start (``_sure_trumps``), else 0
+    (every trick adds at least 1 to its winner)."""
+    if row[L.TRICK_N] != 0:
+        return np.int64(0)
+    return _sure_trumps(row, 0)
 
 
 @njit(cache=True)
 def afmax(row, opts):
-    """An upper bound on what the rest adds to team 0: all of it."""
-    return _rest_max(row)
+    """An upper bound on what the rest adds to team 0: all of it, less team 1's sure trumps at a trick start."""
+    if row[L.TRICK_N] != 0:
+        return _rest_max(row)
+    return _rest_max(row) - _sure_trumps(row, 1)
 
 
 @njit(cache=True)
