@@ -134,3 +134,69 @@ def test_fool_payment_of_unknown_value_is_not_additive():
     assert not A.additive(row, 0)
     row[L.PILE_SW + ft] |= np.int64(1)  # a numeral: the payment is one point
     assert A.additive(row, 0)
+
+
+def _twin(state, rng):
+    """A copy of ``state`` (additive) in which a numeral of a hand and a played numeral of its suit with no card in
+    play or in the scart between them trade places (the played one into the hand, the other into the same pile
+    and played records), or None. Both count 1, so the two positions differ only in which numeral is in play."""
+    row = state._row
+    live_sw = int(row[L.SCART_SW] | row[L.TRICK_SW])
+    for s in range(4):
+        live_sw |= int(row[L.HAND_SW + s])
+    pairs = []
+    for seat in range(4):
+        hand = int(row[L.HAND_SW + seat])
+        for t in range(2):
+            pile = int(row[L.PILE_SW + t])
+            for suit in range(4):
+                for a in range(10):
+                    for b in range(10):
+                        ia, ib = 14 * suit + a, 14 * suit + b
+                        lo, hi = min(ia, ib), max(ia, ib)
+                        between = live_sw & (((1 << hi) - 1) & ~((1 << (lo + 1)) - 1))
+                        if (hand >> ia) & 1 and (pile >> ib) & 1 and a != b and between == 0:
+                            pairs.append((seat, t, ia, ib))
+    if not pairs:
+        return None
+    seat, t, ia, ib = rng.choice(pairs)
+    twin = state.clone()
+    r = twin._row
+    owner = next(p for p in range(4) if (int(r[L.PLAYED_BY_SW + p]) >> ib) & 1)
+    r[L.HAND_SW + seat] ^= (1 << ia) | (1 << ib)
+    r[L.PILE_SW + t] ^= (1 << ia) | (1 << ib)
+    r[L.PLAYED_SW] ^= (1 << ia) | (1 << ib)
+    r[L.PLAYED_BY_SW + owner] ^= (1 << ia) | (1 << ib)
+    return twin
+
+
+@pytest.mark.slow  # compiles the Troccas search and plain minimax kernels
+def test_rank_key_twins_have_the_same_value():
+    """Positions that differ only in which numeral of a suit is in play share ``akey`` and ``apast``, and the
+    compiled plain minimax (full keys, no table) gives them the same value: the premise of the key up to ranks."""
+    game = tarockrl.make_game("troccas")
+    k = solver_for("troccas").kernels
+    opts = game.encoded_options
+    found = 0
+    for seed in range(700, 1100):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal() and not (_in_play(state) and A.tricks_left(state._row, {}) <= 3):
+            state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or not A.additive(state._row, 0):
+            continue
+        twin = _twin(state, rng)
+        if twin is None:
+            continue
+        assert A.additive(twin._row, 0)
+        assert A.akey(twin._row) == A.akey(state._row)
+        assert A.apast(twin._row, opts) == A.apast(state._row, opts)
+        root = state.current_player()
+        for obj in (0, 1):
+            v = int(k.minimax_plain(state._row.copy(), opts, np.int64(root), np.int64(obj)))
+            w = int(k.minimax_plain(twin._row.copy(), opts, np.int64(root), np.int64(obj)))
+            assert v == w, seed
+        found += 1
+        if found == 12:
+            break
+    assert found == 12

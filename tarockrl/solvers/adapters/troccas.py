@@ -224,9 +224,13 @@ def apply(row, action, opts):
 # ---- additive positions: the table keys the position without the piles (docs/solver.md, "Troccas") -----------
 GT_LEN = 73  # team 0's final card points: 0..72 (the two teams' points always add up to 72)
 TOTAL_POINTS = 72
-PAST_SLOTS = (L.PILE_TW, L.PILE_TW + 1, L.PILE_SW, L.PILE_SW + 1, L.TRICKS_WON, L.TRICKS_WON + 1, L.TRICK_NO,
-              L.FOOL_SEAT, L.FOOL_TRICK_TEAM)
-AKEY_SLOTS = np.array([s for s in KEY_SLOTS if s not in PAST_SLOTS], dtype=np.int64)
+# the slots of an additive position's key besides its cards (``akey``): the seats and the trick's state
+AKEY_SCALARS = np.array(sorted([L.PHASE, L.CUR, L.SCART_JACK, L.LEADER, L.TRICK_N, L.IS_DOUBLE, L.LED,
+                                L.SETTER_POS, L.TRICK_WINNER, L.BUOB_SUIT, L.LED_SUITS]
+                               + [L.TRICK_SEAT + i for i in range(8)]), dtype=np.int64)
+# the card blocks in rank order: trumps I-XXI, the Fool (trump word), then the four suits (suit word)
+_BLOCK_WORD = np.array([0, 0, 1, 1, 1, 1], dtype=np.int64)
+_BLOCK_MASK = np.array([int(TRUMPS), 1 << 21] + [0x3FFF << (14 * s) for s in range(4)], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -261,12 +265,60 @@ def monotone_past(row, objective):
 
 @njit(cache=True)
 def akey(row):
-    """Transposition key of an additive position: ``key`` without the piles, the trick counts and the Fool's
-    records (their part of the value is in ``apast``)."""
+    """Transposition key of an additive position, up to ranks: the cards in play and in the scart block by block
+    (trumps, the Fool, each suit) in rank order, each as its place (a hand, a position in the trick, the scart) and
+    its points, with the seats and the trick's state, and per seat whether it has knocked for the highest trump
+    not yet played. Not the piles, the trick counts or the Fool's records (their part of the value is ``apast``)
+    and not which cards were played: the rules read played cards only as "the jack of a suit is out" and "the
+    highest trump not yet played", both read off the cards in play and in the scart. Numerals and middle trumps
+    count 1 and no rule reads them other than by rank, so positions that differ only in which of them are in play
+    share a key; every other card is told by its block, rank order and points."""
     h = np.int64(0x5A4D1)
-    for i in range(AKEY_SLOTS.shape[0]):
-        h = hmix(h, row[AKEY_SLOTS[i]])
-    return h
+    for i in range(AKEY_SCALARS.shape[0]):
+        h = hmix(h, row[AKEY_SCALARS[i]])
+    unplayed = TRUMPS & ~row[L.PLAYED_TW]
+    top = highest_index(unplayed) if unplayed != 0 else np.int64(-1)
+    kb = np.int64(0)
+    for s in range(4):
+        if top >= 0 and row[L.KNOCKED_FOR + s] == top:
+            kb |= ONE << s
+    h = hmix(h, kb)
+    w0 = row[L.TRICK_TW] | row[L.SCART_TW]
+    w1 = row[L.TRICK_SW] | row[L.SCART_SW]
+    for s in range(4):
+        w0 |= row[L.HAND_TW + s]
+        w1 |= row[L.HAND_SW + s]
+    acc = np.int64(0)
+    k = 0
+    for b in range(6):
+        w = _BLOCK_WORD[b]
+        m = (w1 if w else w0) & _BLOCK_MASK[b]
+        while m != 0:
+            c = lowest_index(m)
+            m &= m - ONE
+            bit = ONE << c
+            card = c + SPLIT * w
+            place = np.int64(12)  # the scart unless a hand or the trick holds it
+            for q in range(4):
+                if (row[(L.HAND_SW if w else L.HAND_TW) + q] & bit) != 0:
+                    place = q
+            if place == 12 and ((row[L.TRICK_SW] if w else row[L.TRICK_TW]) & bit) != 0:
+                for i in range(row[L.TRICK_N]):
+                    if row[L.TRICK_CARD + i] == card:
+                        place = 4 + i
+            acc = (acc << 7) | ((place + 1) << 3) | CARD_VALUES[card]
+            k += 1
+            if k == 9:
+                h = hmix(h, acc)
+                acc = np.int64(0)
+                k = 0
+        acc <<= 7  # the end of the block (code 0)
+        k += 1
+        if k == 9:
+            h = hmix(h, acc)
+            acc = np.int64(0)
+            k = 0
+    return hmix(h, acc)
 
 
 @njit(cache=True, inline="always")
