@@ -423,3 +423,19 @@ def bonus_range(row, opts, root):
 def tricks_left(row: np.ndarray, options: dict) -> int:
     """Tricks still to be completed in the card play, the current one included (PIMC's ``solve_tricks``)."""
     return 19 - int(row[L.TRICK_NO])
+
+PLAYOUT_GUESS = 1
+HIST_MALUS = True
+MEMO_BITS = 18
+
+
+@njit(cache=True)
+def memo_key(row):
+    """The refutation memo's key: the mover, his hand and the cards already in the trick (-1 outside PLAY)."""
+    if row[L.PHASE] != L.PLAY:
+        return np.int64(-1)
+    p = row[L.CUR]
+    h = hmix(hmix(hmix(np.int64(0x3E40), row[L.HAND_TW + p]), row[L.HAND_SW + p]), p)
+    for i in range(row[L.TRICK_N]):
+        h = hmix(h, row[L.TRICK_CARD + i])
+    return h & np.int64(0x7FFFFFFFFFFFFF)
