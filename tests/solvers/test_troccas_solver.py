@@ -33,14 +33,15 @@ def _in_play(state) -> bool:
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_additive_positions_add_up(options):
     """At every additive position of 60 random games, team 0's final card points are ``apast`` plus what the
-    later tricks add to its pile (their points, 3 off per four cards), and that lies within ``afmin``..``afmax``."""
+    later tricks add to its pile (their points, 3 off per four cards) and 4 for (or against) it when the Fool is
+    taken later, and that lies within ``afmin``..``afmax``."""
     game = tarockrl.make_game("troccas", **options)
     checked = 0
     for seed in range(60):
         rng = random.Random(seed)
         state = game.new_initial_state(seed=seed)
         marks = []  # (index into the pile additions, apast, afmin, afmax) at each additive position
-        additions = []  # what each trick that team 0 won added to its pile, as counted points
+        additions = []  # what each later trick added to team 0's points (and the Fool's exchange when it is taken)
         while not state.is_terminal():
             row = state._row
             if _in_play(state) and A.additive(row, 0):
@@ -48,8 +49,12 @@ def test_additive_positions_add_up(options):
                 marks.append((len(additions), int(A.apast(row, opts)), int(A.afmin(row, opts)),
                               int(A.afmax(row, opts))))
             tricks = int(row[L.TRICK_NO])
+            captured = int(row[L.FOOL_TRICK_TEAM]) >= 0
             state.apply_action(rng.choice(state.legal_actions()))
             row = state._row
+            if not captured and int(row[L.FOOL_TRICK_TEAM]) >= 0:  # the other team took the Fool: at the end its
+                # team has it back for a one-point card, 4 points to the Fool's team
+                additions.append(4 if int(row[L.FOOL_SEAT]) % 2 == 0 else -4)
             if int(row[L.TRICK_NO]) > tricks and int(row[L.LAST_WINNER]) % 2 == 0:  # a trick to team 0's pile
                 cards = [int(row[L.LAST_CARD + i]) for i in range(int(row[L.LAST_N]))]
                 assert len(cards) % 4 == 0

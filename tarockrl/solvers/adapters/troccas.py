@@ -237,16 +237,21 @@ _BLOCK_MASK = np.array([int(TRUMPS), 1 << 21] + [0x3FFF << (14 * s) for s in ran
 def additive(row, objective):
     """True when team 0's final card points are its points so far (``apast``) plus what the tricks still to
     play add, which depend on the position alone: both teams have won a trick (so the scart goes to the dealer's
-    team whatever the slam rule says, and the Fool's team pays if it must), and the Fool lies in a pile with its
-    payment decided: none, or a one-point card (a middle trump or numeral is already in the paying team's pile
-    or in the scart it gets)."""
+    team whatever the slam rule says, and the Fool's team pays for it if it must), and a payment for the Fool,
+    made or still possible, is a one-point card (a middle trump or numeral is already in the paying team's pile or
+    in the scart that team gets). The Fool may still be in play: it ends with its team either way, which then
+    adds 4 (its 5 points for a one-point card) if the other team took its trick, and that depends on the
+    position alone."""
     if row[L.TRICKS_WON] == 0 or row[L.TRICKS_WON + 1] == 0:
         return False
-    if ((row[L.HAND_TW] | row[L.HAND_TW + 1] | row[L.HAND_TW + 2] | row[L.HAND_TW + 3] | row[L.TRICK_TW])
-            & FOOL) != 0:
-        return False
-    if row[L.FOOL_TRICK_TEAM] >= 0:
+    ft = np.int64(-1)  # the team that pays (or may still pay) for the Fool
+    if row[L.FOOL_TRICK_TEAM] >= 0 or (row[L.TRICK_TW] & FOOL) != 0:
         ft = row[L.FOOL_SEAT] & 1
+    else:
+        for q in range(4):
+            if (row[L.HAND_TW + q] & FOOL) != 0:
+                ft = q & 1
+    if ft >= 0:
         ptw = row[L.PILE_TW + ft]
         psw = row[L.PILE_SW + ft]
         if (row[L.DEALER] & 1) == ft:
