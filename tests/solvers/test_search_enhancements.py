@@ -45,8 +45,9 @@ def _positions(tricks: int, count: int, pass_all: bool = False):
 
 
 def test_adapters_switch_the_enhancements():
-    """Dreierles uses all three (the playout guess with a one-step lookahead, level 2); the other games keep the
-    defaults (one history table, MTD(f) from the level nearest 0, no history malus)."""
+    """Dreierles uses all three (the playout guess with a one-step lookahead, level 2); Troccas the playout guess,
+    the malus and a refutation memo; the other games keep the defaults (one history table, MTD(f) from the level
+    nearest 0, no history malus)."""
     assert search_module("dreierles").PLAYOUT_GUESS == 2
     assert search_module("dreierles").HIST_MALUS is True
     assert search_module("dreierles").BAND_FIRST is True
@@ -55,7 +56,11 @@ def test_adapters_switch_the_enhancements():
     assert search_module("dreierles").MEMO_LEARN == 25
     assert search_module("dreierles").ORDER_LEARN == 50
     assert search_module("dreierles").PAYOFF_SIM == 1 and search_module("dreierles").TT_COLS == 8
-    for name in ("dreiertarock", "troccas", "tatteln"):
+    troccas = search_module("troccas")  # the playout guess (level 1), the malus and a memo, nothing learned
+    assert troccas.PLAYOUT_GUESS == 1 and troccas.HIST_MALUS is True and troccas.MEMO_BITS == 18
+    assert troccas.MEMO_LEARN == 0 and troccas.ORDER_LEARN == 0 and troccas.BAND_FIRST is False
+    assert troccas.HIST_LEN == troccas.HIST_BASE + 2 * (1 << 18)
+    for name in ("dreiertarock", "tatteln"):
         m = search_module(name)
         assert m.PLAYOUT_GUESS is False
         assert m.HIST_MALUS is False

@@ -205,3 +205,30 @@ def test_rank_key_twins_have_the_same_value():
         if found == 12:
             break
     assert found == 12
+
+
+@pytest.mark.slow  # compiles the Troccas search kernels
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_search_matches_alpha_beta_at_five_tricks(options):
+    """5 tricks left, 6 positions per option set: every root action's value with the table, the bounds, the memo
+    and merging equals alpha-beta without table, bounds and merging."""
+    game = tarockrl.make_game("troccas", **options)
+    solver = solver_for("troccas")
+    found = 0
+    for seed in range(1200, 1400):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        while not state.is_terminal() and not (_in_play(state) and A.tricks_left(state._row, {}) <= 5):
+            state.apply_action(rng.choice(state.legal_actions()))
+        for _ in range(rng.randrange(4)):
+            if not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or not _in_play(state):
+            continue
+        full = solver.solve(state)
+        bare = solver.solve(state, merge=False, table=False)
+        assert full.value == bare.value and full.action_values == bare.action_values, seed
+        found += 1
+        if found == 6:
+            break
+    assert found == 6
