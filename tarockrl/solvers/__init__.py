@@ -70,11 +70,16 @@ the adapter's ``root_levels`` may list them), the tests snap to them. Per game
   the past summary in the key and the rest of the play decide), with static bounds from sure tarock tricks,
   cashable plain tops and the range the open bonuses (birds, Trull, King Trull, Mondfang) can still take; with
   ``"card_points"`` additive positions as in Dreierles (the adapter documents it);
+* Troccas: additive positions once both teams have won a trick and a payment for the Fool, made or still
+  possible, is a one-point card (the team's points are then its points so far plus what the later tricks add,
+  and the Fool's exchange), keyed up to ranks (the cards in play and in the scart by place and points), with
+  sure trumps as static bounds at trick starts;
 * **equivalent cards**: two cards of one hand that are adjacent in the rank order of the cards of their suit still
   in play (all hands and the current trick) and have the same counting value are equivalent; only one of each
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:
-  Pfeife, XXI, Stieß; Dreiertarock: Pagat, Uhu, Kakadu, Mond, Sküs). Troccas (the king-jack swap, the Fool's
-  payment and knocking name single cards) and Tatteln (melds) merge nothing.
+  Pfeife, XXI, Stieß; Dreiertarock: Pagat, Uhu, Kakadu, Mond, Sküs). Troccas merges only numerals, and the
+  middle trumps while knocking is off (knocking names the highest trump not yet played); Tatteln (melds) merges
+  nothing.
 
 Every pruning keeps the values exact (tests: against plain minimax, and the full search against alpha-beta
 without table, bounds and merging on random positions).

@@ -1,4 +1,4 @@
-"""The solver adapter functions of a game without additive positions (Dreiertarock, Troccas, Tatteln).
+"""The solver adapter functions of a game without additive positions (Tatteln).
 
 The solver template (:mod:`tarockrl.solvers._template`) can share transposition entries between positions that
 differ only in points already won ("additive" positions, keyed by position and threshold; Dreierles uses them while
