@@ -177,7 +177,9 @@ def _trick_top(row):
 
 @njit(cache=True)
 def hint(row, opts, action, root):
-    """Static move-ordering score of ``action`` (higher first; see the module docstring)."""
+    """Static move-ordering score of ``action`` (higher first; see the module docstring). It reads only the trick
+    and the cards in play (not how the hands split them), so PIMC's heuristic rollouts play by it too
+    (``rollout_hint`` defaults to it, tarockrl/agents/pimc_rollouts.py)."""
     if action >= 78:  # double leads and knocks after the cards
         return np.int64(0)
     if action == 21:  # the Fool never takes a trick and is never lost: between the two kinds of cards
