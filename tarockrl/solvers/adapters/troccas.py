@@ -19,10 +19,11 @@ takes the lowest middle trump or numeral of a pile (one point whichever it is), 
 trumps in the trick. Knocking names the highest trump not yet played, which may lie in the scart between two
 trumps of a hand, so trumps are not merged while it is on. Honours, court cards and the Fool are never merged.
 
-Move ordering: the table's move, then ``hint`` (a lead: a card that no card in play beats first, the most valuable
-of those first, then the least valuable; a follow: with the partner winning the trick so far the most valuable
-card that does not take it over, else the cheapest card that wins, else the least valuable), then the history
-heuristic, kept per position in the trick (``hist_slot``).
+Move ordering: the table's move, then ``hint`` (``rollout_hint``: a lead: a card that no card in play beats first,
+the most valuable of those first, then the least valuable; a follow: with the partner winning the trick so far the
+most valuable card that does not take it over, else the cheapest card that wins, else the least valuable; and third
+to play, a partner's winning card that the fourth seat can take over counts as an opponent's), then the history
+heuristic, kept per position in the trick (``hist_slot``), and the refutation memo.
 """
 
 from __future__ import annotations
@@ -176,10 +177,10 @@ def _trick_top(row):
 
 
 @njit(cache=True)
-def hint(row, opts, action, root):
-    """Static move-ordering score of ``action`` (higher first; see the module docstring). It reads only the trick
-    and the cards in play (not how the hands split them), so PIMC's heuristic rollouts play by it too
-    (``rollout_hint`` defaults to it, tarockrl/agents/pimc_rollouts.py)."""
+def rollout_hint(row, opts, action, root):
+    """Static score of ``action`` (higher first; see the module docstring) from the trick and the cards in play
+    only (not how the hands split them): PIMC's heuristic rollouts play by it (tarockrl/agents/pimc_rollouts.py),
+    and it is the base of the solver's :func:`hint`."""
     if action >= 78:  # double leads and knocks after the cards
         return np.int64(0)
     if action == 21:  # the Fool never takes a trick and is never lost: between the two kinds of cards
@@ -206,6 +207,38 @@ def hint(row, opts, action, root):
     if (seat & 1) == (row[L.CUR] & 1):  # the partner wins so far: the most valuable card that does not overtake
         return np.int64(1) if beats else np.int64(8) + v
     return np.int64(100) - action if beats else np.int64(8) - v
+
+
+@njit(cache=True, inline="always")
+def _can_overtake(row, q, best):
+    """Whether seat ``q``, still to play to the trick, holds a card he may play that beats ``best`` (he must
+    follow suit, else trump)."""
+    led = row[L.LED]
+    htw = row[L.HAND_TW + q] & TRUMPS
+    if 0 <= led < 4:
+        own = row[L.HAND_SW + q] & SUIT_MASKS[led]
+        if own != 0:
+            return best >= SPLIT and (own >> (best - SPLIT + 1)) != 0
+        if best >= SPLIT:
+            return htw != 0
+    return (htw >> (best + 1)) != 0 if best < SPLIT else htw != 0
+
+
+@njit(cache=True)
+def hint(row, opts, action, root):
+    """The solver's ordering score: :func:`rollout_hint`, except third to play with the partner winning so far
+    when the fourth seat can take the trick over (read from his hand): then a card is tried as against an
+    opponent's card (the cheapest that wins, else the least valuable), not smeared."""
+    if row[L.TRICK_N] == 2 and row[L.IS_DOUBLE] == 0 and action < 78 and action != 21:
+        best, seat = _trick_top(row)
+        p = row[L.CUR]
+        if best >= 0 and (seat & 1) == (p & 1) and _can_overtake(row, (p + 1) & 3, best):
+            if action < SPLIT:
+                beats = best >= SPLIT or action > best
+            else:
+                beats = best >= SPLIT and (action - SPLIT) // 14 == (best - SPLIT) // 14 and action > best
+            return np.int64(100) - action if beats else np.int64(8) - CARD_VALUES[action]
+    return rollout_hint(row, opts, action, root)
 
 
 @njit(cache=True)
