@@ -30,6 +30,18 @@ def _in_play(state) -> bool:
     return state._row[L.PHASE] in (L.PLAY, L.BUOB)
 
 
+def _play_to(game, seed: int, rng: random.Random, tricks: int, extra: bool = True):
+    """A new deal of ``seed`` played at random (``rng``) until at most ``tricks`` tricks are left, then with
+    ``extra`` up to three more random actions (a position inside a trick); None when it is no card-play position."""
+    state = game.new_initial_state(seed=seed)
+    while not state.is_terminal() and not (_in_play(state) and A.tricks_left(state._row, {}) <= tricks):
+        state.apply_action(rng.choice(state.legal_actions()))
+    for _ in range(rng.randrange(4) if extra else 0):
+        if not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+    return None if state.is_terminal() or not _in_play(state) else state
+
+
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_additive_positions_add_up(options):
     """At every additive position of 60 random games, team 0's final card points are ``apast`` plus what the
@@ -93,14 +105,8 @@ def test_search_matches_plain_minimax(options):
     found = 0
     for seed in range(400, 600):
         rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        tricks = rng.choice((3, 4))
-        while not state.is_terminal() and not (_in_play(state) and A.tricks_left(state._row, {}) <= tricks):
-            state.apply_action(rng.choice(state.legal_actions()))
-        for _ in range(rng.randrange(4)):
-            if not state.is_terminal():
-                state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal() or not _in_play(state):
+        state = _play_to(game, seed, rng, rng.choice((3, 4)))
+        if state is None:
             continue
         root = state.current_player()
         opts = game.encoded_options
@@ -185,10 +191,8 @@ def test_rank_key_twins_have_the_same_value():
     found = 0
     for seed in range(700, 1100):
         rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal() and not (_in_play(state) and A.tricks_left(state._row, {}) <= 3):
-            state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal() or not A.additive(state._row, 0):
+        state = _play_to(game, seed, rng, 3, extra=False)
+        if state is None or not A.additive(state._row, 0):
             continue
         twin = _twin(state, rng)
         if twin is None:
@@ -216,14 +220,8 @@ def test_search_matches_alpha_beta_at_five_tricks(options):
     solver = solver_for("troccas")
     found = 0
     for seed in range(1200, 1400):
-        rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        while not state.is_terminal() and not (_in_play(state) and A.tricks_left(state._row, {}) <= 5):
-            state.apply_action(rng.choice(state.legal_actions()))
-        for _ in range(rng.randrange(4)):
-            if not state.is_terminal():
-                state.apply_action(rng.choice(state.legal_actions()))
-        if state.is_terminal() or not _in_play(state):
+        state = _play_to(game, seed, random.Random(seed), 5)
+        if state is None:
             continue
         full = solver.solve(state)
         bare = solver.solve(state, merge=False, table=False)
