@@ -11,6 +11,11 @@ Transposition key: the slots that play reads or changes (hands, the trick, the t
 Fool's records, led suits, played cards, knock targets, the scart-jack flag), without the per-seat played
 records, the last-trick record, the demand and swap records and the knock counts, which rules never read.
 
+Additive positions (``additive``): once both teams have won a trick and a payment for the Fool, made or still
+possible, is a one-point card, team 0's final points are its points so far (``apast``) plus what the later tricks
+add; the table then keys the position up to ranks without the piles (``akey``) and stores bounds on that rest,
+cut by the teams' sure trumps at trick starts (``afmin``/``afmax``).
+
 Equivalent cards (docs/solver.md, "Troccas"): two cards of a hand are merged when they are numerals of one suit,
 or trumps II-XX while knocking is off, with no card of their suit between them still in play (a hand or the
 current trick). Every such card counts one point, and no rule reads such a card other than by its suit and its
