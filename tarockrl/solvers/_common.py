@@ -4,7 +4,7 @@
   building block of every adapter's transposition key;
 * :func:`no_forced_rest` is the default of the optional adapter kernel ``forced_rest`` (see
   :mod:`tarockrl.solvers._bind`);
-* :func:`gen_merged` turns a one-word legal card set into the move list with equivalent-card merging
+* :func:`gen_merged` turns a legal card set (one word of it) into the move list with equivalent-card merging
   (see the package docstring of :mod:`tarockrl.solvers` for the rule);
 * :func:`kills`, :func:`sure_trumps` and :func:`cash_tops` bound the value a side surely takes with its trumps
   and with its plain top cards (the static bounds of the Dreierles and Dreiertarock adapters: tarock packs whose
@@ -296,24 +296,25 @@ def cash_tops(own, a, b, opp, suits, values):
 
 
 @njit(cache=True, inline="always")
-def gen_merged(legal, remaining, suit_mask_of_card, values, mergeable, offset, moves, reps, merge):
-    """Write the actions ``offset + c`` for the cards ``c`` of ``legal`` (ascending) into ``moves``.
+def gen_merged(legal, remaining, suit_mask_of_card, values, mergeable, offset, moves, reps, merge, start):
+    """Write the actions ``offset + c`` for the cards ``c`` of ``legal`` (ascending) into ``moves``, from index
+    ``start`` on (a pack of two words calls it once per word).
 
     ``reps[i]`` is the index (into ``moves``) of the representative of move ``i``: ``i`` itself, or, when
     ``merge`` is set, the representative of the previous move if card ``c`` and the previous card are
     equivalent: the highest card of ``remaining`` (the cards still in play: every hand and the current trick)
     below ``c`` in its suit is also in ``legal``, both cards are in ``mergeable`` and both have the same
     counting value. Suits occupy contiguous index ranges ordered by rank, so such a card is the previous move.
-    Returns the number of moves.
+    Returns the number of moves in ``moves`` (``start`` plus this word's).
     """
-    n = 0
+    n = start
     m = legal
     while m != 0:
         c = lowest_index(m)
         m &= m - ONE
         moves[n] = offset + c
         reps[n] = n
-        if merge != 0 and n > 0 and ((mergeable >> c) & ONE) != 0:
+        if merge != 0 and n > start and ((mergeable >> c) & ONE) != 0:
             below = remaining & suit_mask_of_card[c] & ((ONE << c) - ONE)
             if below != 0:
                 p = highest_index(below)

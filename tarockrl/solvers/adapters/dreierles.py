@@ -265,7 +265,7 @@ def gen(row, opts, moves, reps, merge):
     """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
     legal = play_legal(row, opts)
     rem = _cards_in_play(row)
-    return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge)
+    return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge, 0)
 
 
 @njit(cache=True, inline="always")

@@ -184,7 +184,7 @@ def gen(row, opts, moves, reps, merge):
     """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
     legal = play_legal(row, opts)
     return gen_merged(legal, _in_play(row), SUIT_MASK_OF_CARD, VALUES, MERGEABLE, np.int64(L.OFF_PLAY), moves,
-                      reps, merge)
+                      reps, merge, 0)
 
 
 @njit(cache=True, inline="always")

@@ -42,7 +42,7 @@ from tarockrl.games.troccas import layout as L
 from tarockrl.games.troccas.cards import CARD_VALUES, FOOL, MID_TRUMPS, NUMERALS, SPLIT, SUIT_MASKS, TRUMPS
 from tarockrl.games.troccas.kernels import legal_set, step
 from tarockrl.games.troccas.rules import O_KNOCK
-from tarockrl.solvers._common import hmix
+from tarockrl.solvers._common import gen_merged, hmix
 
 ONE = np.int64(1)
 COPY_LEN = L.HIST_LEN + 1
@@ -64,6 +64,11 @@ def _slots() -> np.ndarray:
 
 
 KEY_SLOTS = _slots()
+# ``gen_merged`` per word: the suit of each bit (the trumps; the Fool alone; each suit's block) and the suit word's
+# card points
+TW_SUIT_MASK = np.array([int(TRUMPS)] * 21 + [int(FOOL)], dtype=np.int64)
+SW_SUIT_MASK = np.array([int(SUIT_MASKS[c // 14]) for c in range(56)], dtype=np.int64)
+SW_VALUES = CARD_VALUES[SPLIT:].copy()
 
 
 @njit(cache=True, inline="always")
@@ -104,30 +109,6 @@ def leaf(row, opts, root, objective):
     return row[L.RESULT + root]
 
 
-@njit(cache=True, inline="always")
-def _merge_word(legal, in_play, classes, offset, moves, reps, n, merge):
-    """Append the cards of ``legal`` (one word, ascending) as the actions ``offset + bit``; a card of ``classes``
-    whose next lower card of its suit among ``in_play`` is the previous move (also of ``classes``) takes that
-    move's representative when ``merge`` is set. Returns the new count."""
-    n0 = n
-    m = legal
-    while m != 0:
-        c = lowest_index(m)
-        m &= m - ONE
-        moves[n] = offset + c
-        reps[n] = n
-        if merge != 0 and n > n0 and ((classes >> c) & ONE) != 0:
-            below = in_play & ((ONE << c) - ONE)
-            if offset != 0:
-                below &= SUIT_MASKS[c // 14]
-            if below != 0:
-                q = highest_index(below)
-                if ((classes >> q) & ONE) != 0 and moves[n - 1] == offset + q:
-                    reps[n] = reps[n - 1]
-        n += 1
-    return n
-
-
 @njit(cache=True)
 def gen(row, opts, moves, reps, merge):
     """Legal actions (ascending), with equivalent cards merged when ``merge`` is set (see the module docstring);
@@ -139,8 +120,8 @@ def gen(row, opts, moves, reps, merge):
         ptw |= row[L.HAND_TW + s]
         psw |= row[L.HAND_SW + s]
     tclass = MID_TRUMPS if opts[O_KNOCK] == 0 else np.int64(0)
-    n = _merge_word(tw, ptw & TRUMPS, tclass, np.int64(0), moves, reps, 0, merge)
-    n = _merge_word(sw, psw, NUMERALS, np.int64(SPLIT), moves, reps, n, merge)
+    n = gen_merged(tw, ptw, TW_SUIT_MASK, CARD_VALUES, tclass, np.int64(0), moves, reps, merge, 0)
+    n = gen_merged(sw, psw, SW_SUIT_MASK, SW_VALUES, NUMERALS, np.int64(SPLIT), moves, reps, merge, n)
     while ex != 0:
         moves[n] = 78 + lowest_index(ex)
         reps[n] = n
