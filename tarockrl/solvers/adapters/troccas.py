@@ -162,17 +162,11 @@ def _trick_top(row):
     return best, seat
 
 
-@njit(cache=True)
-def rollout_hint(row, opts, action, root):
-    """Static score of ``action`` (higher first; see the module docstring) from the trick and the cards in play
-    only (not how the hands split them): PIMC's heuristic rollouts play by it (tarockrl/agents/pimc_rollouts.py),
-    and it is the base of the solver's :func:`hint`."""
-    if action >= 78:  # double leads and knocks after the cards
-        return np.int64(0)
-    if action == 21:  # the Fool never takes a trick and is never lost: between the two kinds of cards
-        return np.int64(4)
+@njit(cache=True, inline="always")
+def _card_score(row, action, best, seat, partner_holds):
+    """The score of card ``action`` against the trick's winning card ``best`` (-1: a lead) of seat ``seat``;
+    ``partner_holds``: a partner's winning card is treated as the side's (else as an opponent's)."""
     v = CARD_VALUES[action]
-    best, seat = _trick_top(row)
     if best < 0:  # a lead: a card that no card in play beats first, the most valuable first
         if action < SPLIT:
             ptw = np.int64(0)
@@ -190,9 +184,22 @@ def rollout_hint(row, opts, action, root):
         beats = best >= SPLIT or action > best
     else:
         beats = best >= SPLIT and (action - SPLIT) // 14 == (best - SPLIT) // 14 and action > best
-    if (seat & 1) == (row[L.CUR] & 1):  # the partner wins so far: the most valuable card that does not overtake
+    if partner_holds and (seat & 1) == (row[L.CUR] & 1):  # the most valuable card that does not overtake
         return np.int64(1) if beats else np.int64(8) + v
     return np.int64(100) - action if beats else np.int64(8) - v
+
+
+@njit(cache=True)
+def rollout_hint(row, opts, action, root):
+    """Static score of ``action`` (higher first; see the module docstring) from the trick and the cards in play
+    only (not how the hands split them): PIMC's heuristic rollouts play by it (tarockrl/agents/pimc_rollouts.py),
+    and it is the base of the solver's :func:`hint`."""
+    if action >= 78:  # double leads and knocks after the cards
+        return np.int64(0)
+    if action == 21:  # the Fool never takes a trick and is never lost: between the two kinds of cards
+        return np.int64(4)
+    best, seat = _trick_top(row)
+    return _card_score(row, action, best, seat, True)
 
 
 @njit(cache=True, inline="always")
@@ -215,16 +222,15 @@ def hint(row, opts, action, root):
     """The solver's ordering score: :func:`rollout_hint`, except third to play with the partner winning so far
     when the fourth seat can take the trick over (read from his hand): then a card is tried as against an
     opponent's card (the cheapest that wins, else the least valuable), not smeared."""
-    if row[L.TRICK_N] == 2 and row[L.IS_DOUBLE] == 0 and action < 78 and action != 21:
-        best, seat = _trick_top(row)
-        p = row[L.CUR]
-        if best >= 0 and (seat & 1) == (p & 1) and _can_overtake(row, (p + 1) & 3, best):
-            if action < SPLIT:
-                beats = best >= SPLIT or action > best
-            else:
-                beats = best >= SPLIT and (action - SPLIT) // 14 == (best - SPLIT) // 14 and action > best
-            return np.int64(100) - action if beats else np.int64(8) - CARD_VALUES[action]
-    return rollout_hint(row, opts, action, root)
+    if action >= 78:
+        return np.int64(0)
+    if action == 21:
+        return np.int64(4)
+    best, seat = _trick_top(row)
+    p = row[L.CUR]
+    holds = not (row[L.TRICK_N] == 2 and row[L.IS_DOUBLE] == 0 and best >= 0 and (seat & 1) == (p & 1)
+                 and _can_overtake(row, (p + 1) & 3, best))
+    return _card_score(row, action, best, seat, holds)
 
 
 @njit(cache=True)
