@@ -38,17 +38,17 @@ the solver adapter's ``world_key`` ignores it), so the one world is the true pos
 ``max_nodes`` leaves the decision to the network.
 
 **PIMC endgame** (``endgame=pimc``, :class:`EndgamePIMC`, every game): in the card play with at most
-``endgame_tricks`` tricks left (default: PIMC's ``solve_tricks`` for the game, 5 tricks in the three tarock
-games), the agent draws ``endgame_worlds`` worlds (default 32) from its own view with the game's batched sampler,
-solves every world exactly with the open-hand solver and plays the action of best mean settlement over the worlds;
-among equally good actions it takes the network's choice. This is :class:`tarockrl.agents.pimc.PIMCAgent`
-restricted to solved positions: the worlds are seeded by a hash of the agent's seed and the seat's observation and
-legal actions, so the real hidden cards are never read; if any world exceeds the solver's node budget (PIMC's
-``max_nodes``, 30,000 nodes per world), the network decides. With ``rollout_tricks=R`` (R above
-``endgame_tricks``), the card-play decisions with at most R tricks left and more than ``endgame_tricks`` are made
-the same way with PIMC's heuristic rollouts (two per world and action) in place of the solver. Before that (bids,
-talon choices, discards, announcements before the play, the earlier tricks) the network decides alone.
-``endgame_nodes`` sets the solver's node budget per world (default: PIMC's, 30,000).
+``endgame_tricks`` tricks left (default: PIMC's ``solve_tricks`` for the game: 5 tricks in Dreierles and
+Dreiertarock, 7 in Troccas), the agent draws ``endgame_worlds`` worlds (default 32) from its own view with the
+game's batched sampler, solves every world exactly with the open-hand solver and plays the action of best mean
+settlement over the worlds; among equally good actions it takes the network's choice. This is
+:class:`tarockrl.agents.pimc.PIMCAgent` restricted to solved positions: the worlds are seeded by a hash of the
+agent's seed and the seat's observation and legal actions, so the real hidden cards are never read; if any world
+exceeds the solver's node budget (PIMC's ``max_nodes``: 30,000 nodes per world, 300,000 in Troccas), the network
+decides. With ``rollout_tricks=R`` (R above ``endgame_tricks``), the card-play decisions with at most R tricks left
+and more than ``endgame_tricks`` are made the same way with PIMC's heuristic rollouts (two per world and action) in
+place of the solver. Before that (bids, talon choices, discards, announcements before the play, the earlier tricks)
+the network decides alone. ``endgame_nodes`` sets the solver's node budget per world (default: PIMC's).
 
 **PIMC at the calls** (``calls=pimc``, :class:`CallPIMC`, every game): a decision whose legal actions are all calls
 (see above) is made by PIMC with heuristic rollouts over ``call_worlds`` worlds (default 32) drawn from the seat's
@@ -147,10 +147,10 @@ class ActingSettings:
 
 
 PRETRAINED_ACTING: dict[str, ActingSettings] = {
-    "dreierles": ActingSettings(endgame="pimc"),
+    "dreierles": ActingSettings(endgame="pimc", endgame_tricks=8, endgame_nodes=300_000),
     "dreiertarock": ActingSettings(endgame="pimc", endgame_tricks=8, endgame_worlds=16, endgame_nodes=400_000),
     "tatteln": ActingSettings(endgame="solve"),
-    "troccas": ActingSettings(endgame="pimc", rollout_tricks=8),
+    "troccas": ActingSettings(endgame="pimc", endgame_tricks=5, endgame_nodes=30_000, rollout_tricks=8),
 }
 """The acting settings of ``make_agent("pretrained", game)`` per game (docs/training.md "Pretrained agents" gives
 the duplicate matches that chose them); a spec parameter overrides its entry."""

@@ -55,7 +55,8 @@ def _adapter(game: Any) -> ModuleType:
 
 def game_defaults(game: Any) -> tuple[int, int]:
     """``(solve_tricks, max_nodes)`` by default for ``game``: 5 tricks and 30,000 nodes per world unless its
-    adapter's ``pimc_defaults`` says otherwise (Tatteln: the whole final phase, 3,000,000 nodes)."""
+    adapter's ``pimc_defaults`` says otherwise (Troccas: 7 tricks and 300,000 nodes; Tatteln: the whole final
+    phase, 3,000,000 nodes)."""
     hook = getattr(_adapter(game), "pimc_defaults", None)
     return hook(game.options) if hook else _DEFAULTS
 

@@ -22,7 +22,8 @@ GAMES = ["dreierles", "dreiertarock", "troccas", "tatteln"]
 # ---- spec parameters ------------------------------------------------------------------------------------------
 def test_spec_parameters_reach_the_agent():
     a = make_agent("pretrained:call_threshold=1,card_threshold=0.3,call_margin=2,endgame=net", "dreierles")
-    assert a.acting == ActingSettings(call_threshold=1.0, card_threshold=0.3, call_margin=2.0, card_margin=0.0)
+    assert a.acting == ActingSettings(call_threshold=1.0, card_threshold=0.3, call_margin=2.0, card_margin=0.0,
+                                      endgame_tricks=8, endgame_nodes=300_000)  # the last two: PRETRAINED_ACTING's
     cards = torch.from_numpy(card_actions(a_game := tarockrl.make_game("dreierles")))
     assert torch.equal(a.thresholds, torch.where(cards, 0.3, 1.0).float())
     # margins are stored in Q units: game points times the checkpoint's reward scale (1/40 in Dreierles)
@@ -193,7 +194,9 @@ def test_endgame_pimc_parameters():
     a = make_agent("pretrained:endgame=pimc,endgame_worlds=8,endgame_tricks=3", "dreierles", seed=4)
     assert a.acting.endgame == "pimc" and a.endgame is None
     assert (a.endgame_pimc.pimc.worlds, a.endgame_pimc.pimc.solve_tricks, a.endgame_pimc.seed) == (8, 3, 4)
-    assert make_agent("pretrained:endgame=pimc", "troccas").endgame_pimc.pimc.solve_tricks == 5  # PIMC's default
+    assert make_agent("pretrained:endgame=pimc", "troccas").endgame_pimc.pimc.solve_tricks == 5  # PRETRAINED_ACTING
+    ckpt = make_agent(f"ckpt:{PRETRAINED_DIR / 'troccas.pt'},endgame=pimc", "troccas")
+    assert ckpt.endgame_pimc.pimc.solve_tricks == 7  # PIMC's default for Troccas
     assert make_agent("pretrained:endgame=net", "dreierles").endgame_pimc is None
     for spec, word in (("endgame_worlds=0", "endgame_worlds"), ("endgame_worlds=2.5", "endgame_worlds"),
                        ("endgame_tricks=0", "endgame_tricks"), ("endgame_tricks=99", "endgame_tricks")):
@@ -278,6 +281,10 @@ def test_endgame_nodes_is_the_solver_budget_of_the_endgame():
     ckpt = make_agent(f"ckpt:{PRETRAINED_DIR / 'dreiertarock.pt'},endgame=pimc", "dreiertarock")
     assert ckpt.endgame_pimc.pimc.max_nodes == 30_000  # PIMC's default
     assert make_agent("pretrained", "dreiertarock").endgame_pimc.pimc.max_nodes == 400_000  # PRETRAINED_ACTING
+    dl = make_agent("pretrained", "dreierles").endgame_pimc.pimc  # PRETRAINED_ACTING: 8 tricks, 300,000 nodes
+    assert (dl.solve_tricks, dl.max_nodes) == (8, 300_000)
+    tr = make_agent("pretrained", "troccas").endgame_pimc  # 5 tricks (not PIMC's 7), rollouts from 8 tricks left
+    assert (tr.pimc.solve_tricks, tr.pimc.max_nodes, tr.rollout_tricks) == (5, 30_000, 8)
     for bad in ("0", "1.5", "x"):
         with pytest.raises(BadAgentSpecError, match="endgame_nodes"):
             make_agent(f"pretrained:endgame=pimc,endgame_nodes={bad}", "dreiertarock")

@@ -248,3 +248,17 @@ def test_rollout_card_choice_does_not_read_the_other_hands(name):
             state.apply_action(rules.step(state))
     assert checked > 100
     assert solver_differs > 0
+
+
+def test_solver_defaults_per_game():
+    """``solve_tricks`` and ``max_nodes`` default per game (the adapters' ``pimc_defaults``; docs/agents.md)."""
+    from tarockrl.agents.pimc import game_defaults
+
+    expected = {"dreierles": (5, 30_000), "dreiertarock": (5, 30_000), "troccas": (7, 300_000),
+                "tatteln": (9, 3_000_000)}
+    for name, (tricks, nodes) in expected.items():
+        game = tarockrl.make_game(name)
+        assert game_defaults(game) == (tricks, nodes)
+        agent = make_agent("pimc", game, seed=0)
+        assert (agent.solve_tricks, agent.max_nodes) == (tricks, nodes)
+    assert game_defaults(tarockrl.make_game("tatteln", hand_size=8)) == (8, 3_000_000)

@@ -456,6 +456,13 @@ def tricks_left(row: np.ndarray, options: dict) -> int:
     """Tricks still to be completed in the card play, the current one included (PIMC's ``solve_tricks``)."""
     return 19 - int(row[L.TRICK_NO])
 
+
+def pimc_defaults(options: dict) -> tuple[int, int]:
+    """PIMC's ``(solve_tricks, max_nodes)``: the solver from 7 tricks left (of 19), with up to 300,000 nodes per
+    world (a world over the budget sends the decision to the rollouts). The duplicate matches that chose them are
+    in docs/agents.md ("Strength")."""
+    return 7, 300_000
+
 PLAYOUT_GUESS = 1
 HIST_MALUS = True
 MEMO_BITS = 18
