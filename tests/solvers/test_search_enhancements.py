@@ -253,6 +253,27 @@ def test_value_only_best_action_after_a_cut_at_the_root():
     assert root_cut >= 5
 
 
+def _assert_equals_unpruned_search(sol, state) -> None:
+    """Every root action's value and the value-only value of ``state`` equal alpha-beta without the table and
+    without merging (a search of another order)."""
+    ref = sol.solve(state, table=False, merge=False)
+    assert sol.solve(state).action_values == ref.action_values
+    assert sol.solve(state, value_only=True).value == ref.value
+
+
+# Positions of 9 tricks left whose unpruned reference search takes 20 s to 4 min each (20M-3.1G nodes): the
+# memo tests below check the cheaper ones in the default suite and these in the slow suite.
+_EXPENSIVE_NINE_TRICK_POSITIONS = [(6, 0), (6, 1), (8, 6), (8, 7), (10, 9)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("count,index", _EXPENSIVE_NINE_TRICK_POSITIONS)
+def test_memo_and_learned_orders_keep_expensive_positions_exact(count, index):
+    """The refutation memo, the side-aware memo and the learned follow order (all on in Dreierles) keep every root
+    action's value and the value-only value of these positions of 9 tricks left equal to the unpruned search's."""
+    _assert_equals_unpruned_search(solver_for("dreierles"), _positions(9, count)[index])
+
+
 def test_refutation_memo_values_stay_exact():
     """The refutation memo (``MEMO_BITS``/``memo_key``: a defender's trick start of the first ``MEMO_TRICKS`` (10)
     tricks without a table move tries first the lead that last cut with the same hand) changes only the order:
@@ -264,12 +285,9 @@ def test_refutation_memo_values_stay_exact():
     sol = solver_for("dreierles")
     k = sol.kernels
     used = 0
-    for state in _positions(9, 6):
-        ref = sol.solve(state, table=False, merge=False)
-        r = sol.solve(state)
+    for state in _positions(9, 6)[2:]:  # 0 and 1: in the slow suite
+        _assert_equals_unpruned_search(sol, state)
         used += int(np.count_nonzero(sol._hist[k.HIST_BASE::2]))
-        assert r.action_values == ref.action_values
-        assert sol.solve(state, value_only=True).value == ref.value
     assert used > 0
     memo = sol._hist[k.HIST_BASE:].reshape(-1, 2)
     moves = memo[memo[:, 0] != 0, 1]
@@ -300,10 +318,9 @@ def test_memo_learn_values_stay_exact_and_score_both_sides():
     deals' values as main before the side-aware memo found them (docs/solver.md, round memo12)."""
     sol = solver_for("dreierles")
     k = sol.kernels
-    for state in _positions(9, 8)[6:]:  # positions of 9 tricks left beyond the plain memo test's
-        ref = sol.solve(state, table=False, merge=False)
-        assert sol.solve(state).action_values == ref.action_values
-        assert sol.solve(state, value_only=True).value == ref.value
+    positions = _positions(9, 14)
+    for index in (10, 13):  # beyond the plain memo test's; 6 and 7 in the slow suite
+        _assert_equals_unpruned_search(sol, positions[index])
     from tarockrl.solvers.bench import _position
 
     game = tarockrl.make_game("dreierles")
@@ -450,10 +467,9 @@ def test_order_learn_values_stay_exact_and_count_both_orders():
     sol = solver_for("dreierles")
     k = sol.kernels
     assert k.ORDER_LEARN == 50 and k.CTX_LEN == k.C_OCOUNT + 2 * k.ALT_CLASSES
-    for state in _positions(9, 10)[8:]:
-        ref = sol.solve(state, table=False, merge=False)
-        assert sol.solve(state).action_values == ref.action_values
-        assert sol.solve(state, value_only=True).value == ref.value
+    positions = _positions(9, 17)
+    for index in (8, 14, 16):  # 9 in the slow suite
+        _assert_equals_unpruned_search(sol, positions[index])
     from tarockrl.solvers.bench import _position
 
     game = tarockrl.make_game("dreierles")
