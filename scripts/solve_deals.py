@@ -8,6 +8,8 @@
     python scripts/solve_deals.py --warm-up 7 0 1 3           # deal 7 solved first, untimed (loads the kernels)
     python scripts/solve_deals.py --probes 28 32              # also each zero-window search of the root's value
     python scripts/solve_deals.py --table-bits 22 0 1         # a table of 2**22 slots (default 2**20)
+    python scripts/solve_deals.py --option pfeife_value_silent=0 --option pfeife_value_announced=0 60 70
+    python scripts/solve_deals.py --pfeife $(seq 0 24)       # also where the Pfeife lies at the start of play
 
 A deal is the start of the card play of ``tarockrl.solvers.bench._position(game, seed, 16)`` (the positions of
 ``scripts/bench_search.py --tricks 16``). ``--budget-rounds`` takes ``def`` (the adapter's setting), ``off`` or the
@@ -16,6 +18,10 @@ A deal over the node budget prints ``over``; the summary gives the median of all
 counts as the largest). ``--probes`` prints, before each deal's line, MTD(f)'s searches of the root's value in order:
 ``probe THRESHOLD H|L RESULT NODES`` (H: the side to move reaches the threshold, and the fail-soft result is a lower
 bound of the value; L: it does not, and the result is an upper bound; ``aborted``: the budget ran out in it).
+``--option NAME=VALUE`` (repeatable) sets a rules option of the game the deals are dealt and solved under (the same
+random auction and play lead to the same deal as long as the option changes only the scoring). ``--pfeife`` ends
+each deal's line with where the Pfeife lies when the card play starts: ``declarer``, ``declarer-announced``,
+``defender``, ``none`` (in the blind or the discards) or ``raeuber``.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ import statistics
 import time
 
 import tarockrl
+from tarockrl.errors import BadOptionError
+from tarockrl.games.dreierles import layout as DL
 from tarockrl.solvers import SearchLimitError, Solver
 from tarockrl.solvers._common import budget_word
 from tarockrl.solvers.bench import _position
@@ -44,6 +52,32 @@ def _budget_rounds(text: str) -> int | None:
     if not 4 <= len(parts) <= 6 or min(parts) < 0:
         raise argparse.ArgumentTypeError(f"--budget-rounds: expected 4 to 6 non-negative integers, got {text!r}")
     return budget_word(*parts)
+
+
+def _option(text: str) -> tuple[str, object]:
+    """``--option NAME=VALUE``: the name and the value (``true``/``false`` a flag, else an integer if it is one,
+    else the text); the game checks both when it is made."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"--option: expected NAME=VALUE, got {text!r}")
+    if value.lower() in ("true", "false"):
+        return name, value.lower() == "true"
+    try:
+        return name, int(value)
+    except ValueError:
+        return name, value
+
+
+def _pfeife_place(row) -> str:
+    """Where the Pfeife lies at the start of the card play (``--pfeife``)."""
+    if row[DL.DECLARER] < 0:
+        return "raeuber"
+    holders = [s for s in range(3) if int(row[DL.HAND + s]) & 1]  # the Pfeife is card 0
+    if not holders:
+        return "none"
+    if holders[0] != row[DL.DECLARER]:
+        return "defender"
+    return "declarer-announced" if row[DL.ANNOUNCED] == 1 else "declarer"
 
 
 def _print_probes(probes: list | None) -> None:
@@ -67,12 +101,19 @@ def main() -> None:
                     help="print each zero-window search of the root's value (threshold, H/L, result, nodes)")
     ap.add_argument("--table-bits", type=int, default=20, metavar="BITS",
                     help="the transposition table has 2**BITS slots (8..28; default 20)")
+    ap.add_argument("--option", type=_option, action="append", default=[], metavar="NAME=VALUE",
+                    help="a rules option of the game (repeatable), e.g. pfeife_value_silent=0")
+    ap.add_argument("--pfeife", action="store_true",
+                    help="end each deal's line with where the Pfeife lies at the start of the card play")
     args = ap.parse_args()
     if args.max_nodes < 1:
         ap.error("--max-nodes must be positive")
     if not 8 <= args.table_bits <= 28:
         ap.error(f"--table-bits must be in 8..28, got {args.table_bits}")
-    game = tarockrl.make_game("dreierles")
+    try:
+        game = tarockrl.make_game("dreierles", **dict(args.option))
+    except BadOptionError as e:
+        ap.error(f"--option: {e}")
     solver = Solver("dreierles", table_bits=args.table_bits)
     solver.budget_rounds = args.budget_rounds
     if args.warm_up is not None:
@@ -90,12 +131,14 @@ def main() -> None:
         except SearchLimitError:
             _print_probes(probes)
             times.append(float("inf"))
-            print(f"seed {seed:3d} over {args.max_nodes:,} nodes", flush=True)
+            place = f" pfeife {_pfeife_place(state._row)}" if args.pfeife else ""
+            print(f"seed {seed:3d} over {args.max_nodes:,} nodes{place}", flush=True)
             continue
         dt = time.process_time() - t0
         _print_probes(probes)
         times.append(dt)
-        print(f"seed {seed:3d} value {r.value:5d} nodes {r.nodes:>11,} cpu {dt:6.2f} s", flush=True)
+        place = f" pfeife {_pfeife_place(state._row)}" if args.pfeife else ""
+        print(f"seed {seed:3d} value {r.value:5d} nodes {r.nodes:>11,} cpu {dt:6.2f} s{place}", flush=True)
     med = statistics.median(times)
     print(f"median of all {len(times)} deals: " + ("over budget" if med == float("inf") else f"{med:.2f} s"))
 

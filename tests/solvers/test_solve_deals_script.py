@@ -63,3 +63,23 @@ def test_probes_option_prints_each_root_search_before_the_deal():
     assert all(parsed), probe_lines
     assert max(int(m.group(3)) for m in parsed if m.group(2) == "H") == -124
     assert re.match(r"seed\s+7 value\s+-124 nodes", lines[len(probe_lines)])
+
+
+def test_option_and_pfeife_place():
+    """``--pfeife`` ends each line with where the Pfeife lies at the start of play (deal 7: the declarer's,
+    announced; deal 1: a defender's; deal 0: in neither hand), also on a line over the budget. ``--option`` solves
+    the same deal under another scoring rule: without the Pfeife bonus (silent and announced 0) deal 7 is worth -120
+    to the declarer instead of -124 (his announced bonus, 2 from each defender, is lost); a bad option or a missing
+    ``=`` is a clear error."""
+    out = _run("--max-nodes", "1000", "--pfeife", "7", "1", "0")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert [line.split()[-1] for line in lines[:3]] == ["declarer-announced", "defender", "none"]
+    out = _run("--option", "pfeife_value_silent=0", "--option", "pfeife_value_announced=0", "--pfeife", "7")
+    assert out.returncode == 0, out.stderr
+    assert re.match(r"seed\s+7 value\s+-120 nodes\s+[\d,]+ cpu\s+[\d.]+ s pfeife declarer-announced$",
+                    out.stdout.splitlines()[0])
+    out = _run("--option", "no_such_rule=1", "7")
+    assert out.returncode == 2 and "unknown dreierles option(s) ['no_such_rule']" in out.stderr
+    out = _run("--option", "pfeife_value_silent", "7")
+    assert out.returncode == 2 and "expected NAME=VALUE" in out.stderr
