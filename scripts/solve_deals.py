@@ -33,6 +33,7 @@ import time
 import tarockrl
 from tarockrl.errors import BadOptionError
 from tarockrl.games.dreierles import layout as DL
+from tarockrl.games.dreierles.cards import PFEIFE
 from tarockrl.solvers import SearchLimitError, Solver
 from tarockrl.solvers._common import budget_word
 from tarockrl.solvers.bench import _position
@@ -72,7 +73,7 @@ def _pfeife_place(row) -> str:
     """Where the Pfeife lies at the start of the card play (``--pfeife``)."""
     if row[DL.DECLARER] < 0:
         return "raeuber"
-    holders = [s for s in range(3) if int(row[DL.HAND + s]) & 1]  # the Pfeife is card 0
+    holders = [s for s in range(3) if int(row[DL.HAND + s]) & PFEIFE]
     if not holders:
         return "none"
     if holders[0] != row[DL.DECLARER]:
@@ -125,19 +126,18 @@ def main() -> None:
     for seed in args.seeds:
         state = _position(game, seed, 16)
         probes = [] if args.probes else None
+        place = f" pfeife {_pfeife_place(state._row)}" if args.pfeife else ""
         t0 = time.process_time()
         try:
             r = solver.solve(state, value_only=True, max_nodes=args.max_nodes, probes=probes)
         except SearchLimitError:
             _print_probes(probes)
             times.append(float("inf"))
-            place = f" pfeife {_pfeife_place(state._row)}" if args.pfeife else ""
             print(f"seed {seed:3d} over {args.max_nodes:,} nodes{place}", flush=True)
             continue
         dt = time.process_time() - t0
         _print_probes(probes)
         times.append(dt)
-        place = f" pfeife {_pfeife_place(state._row)}" if args.pfeife else ""
         print(f"seed {seed:3d} value {r.value:5d} nodes {r.nodes:>11,} cpu {dt:6.2f} s{place}", flush=True)
     med = statistics.median(times)
     print(f"median of all {len(times)} deals: " + ("over budget" if med == float("inf") else f"{med:.2f} s"))
