@@ -19,7 +19,6 @@ probe lines and the median line, is skipped). The two runs must cover the same d
 from __future__ import annotations
 
 import argparse
-import math
 import re
 import statistics
 import sys
@@ -70,7 +69,7 @@ def compare(base: dict, new: dict, groups: int, budget: int, moved: float) -> tu
         med_b = statistics.median(_nodes(base[s], budget) for s in chunk)
         med_n = statistics.median(_nodes(new[s], budget) for s in chunk)
         pairs = [s for s in chunk if s in both]
-        geo = math.exp(statistics.fmean(math.log(new[s][1] / base[s][1]) for s in pairs)) if pairs else float("nan")
+        geo = statistics.geometric_mean([new[s][1] / base[s][1] for s in pairs]) if pairs else float("nan")
         lines.append(f"deals {chunk[0]}-{chunk[-1]} ({len(chunk)}): solved {solved_b} -> {solved_n}, "
                      f"median {med_b / 1e6:.2f}M -> {med_n / 1e6:.2f}M nodes, "
                      f"geometric mean {geo:.3f} over {len(pairs)} solved by both")

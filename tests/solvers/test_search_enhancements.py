@@ -431,9 +431,7 @@ def test_memo_deep_trick_start_slots():
             state.apply_action(rng.choice(state.legal_actions()))
     assert deep >= 6
     for state in _positions(7, 6):
-        ref = sol.solve(state, table=False, merge=False)
-        assert sol.solve(state).action_values == ref.action_values
-        assert sol.solve(state, value_only=True).value == ref.value
+        _assert_equals_unpruned_search(sol, state)
     root = next(s for s in _positions(7, 6) if s._row[DL.TRICK_N] == 0 and s._row[DL.RAEUBER] == 0)
     row0 = root._row.copy()
     value = sol.solve(root, value_only=True).value
