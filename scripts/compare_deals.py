@@ -6,6 +6,9 @@
     python scripts/compare_deals.py base.txt new.txt
     python scripts/compare_deals.py base.txt new.txt --groups 25 --budget 20000000 --moved 1.5
 
+``docs/data/solve_deals_75.txt`` is main's run of the 75 deals (the first command), so a variant can be compared
+with it without running main again; refresh it whenever a change to the search moves a node count.
+
 Both files are read for their ``seed N value V nodes K ...`` and ``seed N over ...`` lines (anything else, such as
 probe lines and the median line, is skipped). The two runs must cover the same deals. The script prints:
 - every deal solved by both runs whose values differ (a change of move ordering or of the table must never change

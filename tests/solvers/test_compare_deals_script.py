@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.solvers._scripts import run_script
+from tests.solvers._scripts import ROOT, run_script
 
 BASE = """  probe   -42 H   -42     196,588
 seed   0 value   -48 nodes   2,000,000 cpu   0.52 s
@@ -50,3 +50,25 @@ def test_a_changed_value_fails_and_bad_input_is_a_clear_error(tmp_path):
     assert out.returncode == 2 and "no 'seed N value V nodes K' or 'seed N over' lines" in out.stderr
     out = run_script("compare_deals.py", base, str(tmp_path / "missing.txt"))
     assert out.returncode == 2 and "missing.txt" in out.stderr
+
+
+def test_committed_reference_matches_the_search():
+    """``docs/data/solve_deals_75.txt``, main's run that variants are compared with, holds the 75 deals, and four
+    cheap ones solve to its values and node counts today. A change to the search that moves a node count fails
+    here: refresh the file with the command in its header."""
+    import importlib.util
+
+    import tarockrl
+    from tarockrl.solvers import Solver
+    from tarockrl.solvers.bench import _position
+
+    spec = importlib.util.spec_from_file_location("compare_deals", ROOT / "scripts" / "compare_deals.py")
+    compare_deals = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(compare_deals)
+    ref = compare_deals.read_run(ROOT / "docs" / "data" / "solve_deals_75.txt")
+    assert sorted(ref) == list(range(75))
+    game = tarockrl.make_game("dreierles")
+    solver = Solver("dreierles")
+    for seed in (1, 7, 25, 39):
+        r = solver.solve(_position(game, seed, 16), value_only=True, max_nodes=20_000_000)
+        assert (r.value, r.nodes) == ref[seed], f"deal {seed}: refresh docs/data/solve_deals_75.txt"
