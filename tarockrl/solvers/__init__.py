@@ -285,7 +285,7 @@ class Solver:
 
 # the columns of Solver.solve's ``stats`` (counts per depth below the root)
 STATS_COLUMNS = ("nodes", "static_cut", "tt_probe", "tt_hit", "tt_cut", "expanded", "cutoff", "cutoff_first",
-                 "children", "threshold", "additive", "tt_move", "tt_similar")
+                 "children", "threshold", "additive", "tt_move", "tt_similar", "bonus_nodes")
 
 
 def _salt_of(i: int) -> int:

@@ -34,6 +34,8 @@ _OPTIONAL.update({"MEMO_LEARN": "NO_MEMO_LEARN"})  # the memo read by side where
 _OPTIONAL.update({"ORDER_LEARN": "NO_ORDER_LEARN", "hint_alt": "no_hint_alt", "alt_class": "no_alt_class"})
 # payoff-similar table entries: keyed by structure, bounds carried over between counting values (ps15)
 _OPTIONAL.update({"PAYOFF_SIM": "NO_PAYOFF_SIM", "skey": "no_skey", "pvec": "no_pvec", "pdelta": "no_pdelta"})
+# a bonus decided later settled by the adapter's own game at threshold nodes (session 22)
+_OPTIONAL.update({"BONUS_BITS": "NO_BONUS_BITS", "bonus_floor": "no_bonus_floor"})
 
 
 def search_module(game_name: str) -> ModuleType:

@@ -80,6 +80,17 @@ def no_sweep(row, opts, root):
     return False, np.int64(0), np.int64(0)
 
 
+@njit(cache=True, inline="always")
+def no_bonus_floor(row, opts, table, base, salt):
+    """Default ``bonus_floor``: no claim (``(False, 0)``); else ``(True, nodes)`` when the side whose value grows
+    with the points (the declarer's) can make sure a bonus decided later does not count against it, so the value
+    is at least the monotone table at the points so far in that side's direction (see the Dreierles adapter)."""
+    return False, np.int64(0)
+
+
+NO_BONUS_BITS = 0  # default ``BONUS_BITS``: no table for ``bonus_floor``, which the template never calls
+
+
 NO_SWEEP = False  # default ``SWEEP``: the template never calls ``sweep``
 NO_BAND_FIRST = False  # default ``BAND_FIRST``: MTD(f) tests the root's levels in one sequence
 NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutting move in the history table

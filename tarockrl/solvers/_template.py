@@ -29,6 +29,11 @@ the state row is small, so a copy is as cheap as an undo. Per node:
    the nodes of a side (and depth bucket) whose memo moves cut often enough in the current zero-window probe;
 4. the bound found is stored (exact, lower or upper, as fail-soft alpha-beta defines it).
 
+Adapters may add exact claims at threshold nodes after a table miss: ``sweep`` (the exact value) and, with
+``BONUS_BITS``, ``bonus_floor`` (a bonus decided later cannot count against the side whose value grows with the
+points, so the table at the points so far bounds the value; its own table lives in ``hist`` after the memo, its
+keys salted per solve).
+
 A node budget (``ctx[C_MAX]``) aborts the search: ``ctx[C_ABORT]`` is set and the values are meaningless.
 """
 
@@ -49,6 +54,7 @@ from tarockrl.solvers._common import (  # noqa: F401
 
 # ---- bindings (begin): replaced in every generated copy -------------------------------------------------------
 from tarockrl.solvers._common import NO_BAND_FIRST as BAND_FIRST  # noqa: F401
+from tarockrl.solvers._common import NO_BONUS_BITS as BONUS_BITS  # noqa: F401
 from tarockrl.solvers._common import NO_BOUND_NEED as BOUND_NEED  # noqa: F401
 from tarockrl.solvers._common import NO_BUDGET_ROUNDS as BUDGET_ROUNDS  # noqa: F401
 from tarockrl.solvers._common import NO_HINT_CTX as HINT_CTX  # noqa: F401
@@ -61,6 +67,7 @@ from tarockrl.solvers._common import NO_PAYOFF_SIM as PAYOFF_SIM  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_alt_class as alt_class  # noqa: F401
+from tarockrl.solvers._common import no_bonus_floor as bonus_floor  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmin_need  # noqa: F401
 from tarockrl.solvers._common import no_budget_at as budget_at  # noqa: F401
@@ -130,8 +137,8 @@ CTX_LEN = C_OCOUNT + (2 * ALT_CLASSES if ORDER_LEARN > 0 else 0)
 # additive nodes, expanded nodes with a table move, probes that found the entry of a similar position
 # (``PAYOFF_SIM``: the same structure, other counting values)
 (S_NODES, S_STATIC, S_PROBE, S_HIT, S_TTCUT, S_EXP, S_CUT, S_CUT1, S_MOVES, S_SEMI, S_ADD, S_TTMOVE,
- S_SIM) = range(13)
-ST_LEN = 13
+ S_SIM, S_BONUS) = range(14)
+ST_LEN = 14
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 SEMI_SALT = np.int64(0x1B873593)  # keeps keys of threshold entries (positions with a monotone past) apart
 
@@ -250,7 +257,10 @@ HIST_BASE = NUM_PLAYERS * NUM_PLAYERS * NUM_ACTIONS
 # at a position with the same memo key and no table move. Its keys carry ``ctx[C_MSALT]`` (a fresh salt per solve,
 # so ``Solver`` clears only the history part); ordering only, so values do not depend on it
 MEMO_LEN = (1 << MEMO_BITS) if MEMO_BITS > 0 else 0
-HIST_LEN = HIST_BASE + 2 * MEMO_LEN
+# with the adapter's ``BONUS_BITS``: the table of the adapter's ``bonus_floor`` after the memo, 2 ** BONUS_BITS slots
+# of (key, answer); its keys carry the solve's salt (``ctx[C_SALT]``), so it is never cleared
+BONUS_BASE = HIST_BASE + 2 * MEMO_LEN
+HIST_LEN = BONUS_BASE + ((2 << BONUS_BITS) if BONUS_BITS > 0 else 0)
 
 
 @njit(cache=True, inline="always")
@@ -537,6 +547,21 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                                 elif hi < INF and lo <= -INF:
                                     ttdir = np.int64(1)
                         ttm = e[3] & MOVE_MASK
+                # a bonus decided later that cannot count against the side whose value grows with the points
+                # (the adapter's ``bonus_floor``, e.g. Dreierles' Pfeife bonus game): its value is at least the
+                # table at the points so far, so where that alone passes the window the node is settled
+                if BONUS_BITS > 0 and semi and not hit:
+                    g0 = _gval(gt, glen, p0 * gdir)
+                    if g0 >= b_ if gdir > 0 else g0 <= a_:
+                        floor_, bn_ = bonus_floor(row, opts, hist, BONUS_BASE, ctx[C_SALT])
+                        if stats:
+                            st[d, S_BONUS] += bn_
+                        if floor_:
+                            if stats:
+                                st[d, S_STATIC] += 1
+                            ret = g0
+                            mode = RETURN
+                            continue
                 # the adapter's exact value of a position with a monotone past, when it has one (a position in the
                 # table was searched, so the adapter had none: a sweep's value is never stored)
                 if SWEEP and semi and not hit:

@@ -1,0 +1,166 @@
+"""The Pfeife bonus game of Dreierles: can the declarer keep a defender's Pfeife from winning the 16th trick?
+
+A defender who still holds the Pfeife (the lowest trump) scores its silent bonus for his side when it wins the
+16th trick, that is when it is his last card and neither other seat plays a trump to that trick
+(docs/rules/dreierles.md §6.4). Whether the declarer can prevent that does not depend on the card points at all:
+only on who holds which card, the rank order within each suit and who is on lead. This module answers that
+question exactly, by a small boolean search over the three hands (bit masks; the follow rule of §5.2: follow suit,
+else trump, else any card; outside Räuber only):
+
+* the declarer's nodes need one card after which the bonus is denied, the defenders' nodes need it after every
+  card of theirs;
+* the bonus is denied once the Pfeife has been played to an earlier trick, or when the declarer or the holder's
+  partner holds nothing but trumps (his last card is then a trump, which beats the Pfeife);
+* cards of one hand and suit with no card in play between them are equivalent (the points do not count here, so
+  unlike the main search's merging their values may differ); one of each class is tried;
+* results at trick starts go into a direct-mapped table keyed by the position up to ranks (the places of the cards
+  in play in rank order, the counts per suit, the seat on lead and the declarer's seat), so positions that differ
+  only in which cards of the same structure were played share an entry. An answer does not depend on the search,
+  the deal or the rules options; the keys carry a salt per solve (the solver's), so a solve never reads another
+  solve's answers and its node count does not depend on the solves before it.
+
+The solver uses it as a cut (``tarockrl/solvers/adapters/dreierles.py``, ``bonus_floor``): where the declarer's
+points so far alone reach the zero window unless the defenders score the bonus, a denied bonus settles the node.
+A search that would need more than its budget of nodes gives up (no answer, nothing stored); docs/solver.md,
+round "session 22", has the figures.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tarockrl.engine.bits import lowest_index, popcount
+from tarockrl.engine.masktricks import highest_index, winning_card
+from tarockrl.games.dreierles.cards import PFEIFE, SUIT_OF_CARD, TRUMPS
+from tarockrl.solvers._bits import pext
+from tarockrl.solvers._common import hmix
+
+ONE = np.int64(1)
+DENIED = np.int64(1)  # the declarer can keep the Pfeife from winning the 16th trick
+SCORED = np.int64(0)  # the defenders can make sure it wins the 16th trick
+UNKNOWN = np.int64(-1)  # the search ran out of its budget
+_SUIT_COUNT_WEIGHTS = (1, 32, 1024, 32768, 1048576)  # five 5-bit counts in one word (at most 22 cards a suit)
+_PLAIN_FIRST = (22, 30, 38, 46)  # a card of each plain suit, for its suit mask
+
+
+@njit(cache=True, inline="always")
+def _follow(hand, led):
+    """The cards of ``hand`` that may follow a lead of the suit ``led``: that suit, else a trump, else any."""
+    if (hand & led) != 0:
+        return hand & led
+    if (hand & TRUMPS) != 0:
+        return hand & TRUMPS
+    return hand
+
+
+@njit(cache=True, inline="always")
+def _position_key(h0, h1, h2, leader, declarer, salt):
+    """The key of a trick start up to ranks: the places of the cards in play in rank order (hand 2 holds the
+    rest), the number of cards per suit, the seat on lead and the declarer's seat, mixed with ``salt``. The
+    Pfeife, when in play, is the lowest trump, so its place is part of it. Never 0 (an empty slot)."""
+    rem = h0 | h1 | h2
+    counts = popcount(rem & TRUMPS) * _SUIT_COUNT_WEIGHTS[0]
+    for i in range(4):
+        counts += popcount(rem & SUIT_OF_CARD[_PLAIN_FIRST[i]]) * _SUIT_COUNT_WEIGHTS[i + 1]
+    h = hmix(hmix(np.int64(0x5EED_B0B0), salt) + declarer, pext(h0, rem) | (leader << np.int64(48)))
+    return hmix(hmix(h, pext(h1, rem)), counts) | ONE
+
+
+@njit(cache=True)
+def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt, counter):
+    """``DENIED``, ``SCORED`` or ``UNKNOWN`` for the position of ``hands`` (int64[3], changed and restored) with
+    ``n`` cards of the current trick played (``c0``, ``c1``; -1 when not played) by the seats from ``leader``
+    on. ``counter[0]`` counts the nodes, ``counter[1]`` is the budget."""
+    partner = 3 - declarer - holder
+    key = np.int64(0)
+    slot = np.int64(0)
+    if n == 0:
+        if (hands[holder] & PFEIFE) == 0:  # played to an earlier trick
+            return DENIED
+        if popcount(hands[holder]) == 1:  # the 16th trick: every card is forced
+            return DENIED if ((hands[declarer] | hands[partner]) & TRUMPS) != 0 else SCORED
+        if (hands[declarer] & ~TRUMPS) == 0 or (hands[partner] & ~TRUMPS) == 0:
+            return DENIED  # a hand of trumps only ends with a trump in the 16th trick
+        key = _position_key(hands[0], hands[1], hands[2], leader, declarer, salt)
+        slot = base + 2 * (key & ((ONE << bits) - ONE))
+        if table[slot] == key:
+            return table[slot + 1]
+    counter[0] += 1
+    if counter[0] > counter[1]:
+        return UNKNOWN
+    mover = (leader + n) % 3
+    hand = hands[mover]
+    legal = hand if n == 0 else _follow(hand, SUIT_OF_CARD[c0])
+    in_play = hands[0] | hands[1] | hands[2]
+    if n >= 1:
+        in_play |= ONE << c0
+    if n == 2:
+        in_play |= ONE << c1
+    # the declarer needs one card that denies the bonus, the defenders one that does not
+    good = DENIED if mover == declarer else SCORED
+    unknown = False
+    rest = legal & ~PFEIFE
+    pfeife_left = (legal & PFEIFE) != 0  # the holder tries it last
+    prev = np.int64(-1)
+    while rest != 0 or pfeife_left:
+        if rest != 0:  # the declarer's high cards first (plain cards before trumps), the defenders' low first
+            c = highest_index(rest) if mover == declarer else lowest_index(rest)
+            rest &= ~(ONE << c)
+        else:
+            c = np.int64(0)
+            pfeife_left = False
+        if prev > 0 and c > 0 and SUIT_OF_CARD[c] == SUIT_OF_CARD[prev]:
+            lo = min(c, prev)
+            hi = max(c, prev)
+            if (in_play & ((ONE << hi) - (ONE << (lo + ONE)))) == 0:
+                continue  # equivalent to the card tried before
+        prev = c
+        hands[mover] = hand & ~(ONE << c)
+        if n == 0:
+            r = _search(hands, c, np.int64(-1), np.int64(1), leader, declarer, holder, table, base, bits, salt,
+                        counter)
+        elif n == 1:
+            r = _search(hands, c0, c, np.int64(2), leader, declarer, holder, table, base, bits, salt, counter)
+        else:
+            trick = (ONE << c0) | (ONE << c1) | (ONE << c)
+            w = winning_card(trick, SUIT_OF_CARD[c0], TRUMPS)
+            if (trick & PFEIFE) != 0:  # the Pfeife scores only as the winner of the 16th trick
+                last = (hands[0] | hands[1] | hands[2]) == 0
+                r = SCORED if last and w == 0 else DENIED
+            else:
+                winner = leader if w == c0 else ((leader + 1) % 3 if w == c1 else (leader + 2) % 3)
+                r = _search(hands, np.int64(-1), np.int64(-1), np.int64(0), winner, declarer, holder, table, base,
+                            bits, salt, counter)
+        hands[mover] = hand
+        if r == good:
+            if n == 0:
+                table[slot] = key
+                table[slot + 1] = good
+            return good
+        if r == UNKNOWN:
+            unknown = True
+    if unknown:
+        return UNKNOWN
+    if n == 0:
+        table[slot] = key
+        table[slot + 1] = DENIED + SCORED - good
+    return DENIED + SCORED - good
+
+
+@njit(cache=True)
+def bonus_game(h0, h1, h2, leader, declarer, holder, table, base, bits, salt, budget):
+    """Whether the declarer can keep the Pfeife of ``holder`` (a defender) from winning the 16th trick, from a
+    trick start with the hands ``h0``-``h2`` and ``leader`` on lead: ``(DENIED | SCORED | UNKNOWN, nodes)``. The
+    table is ``table[base:base + 2 ** (bits + 1)]`` (key, answer per slot), its keys mixed with ``salt``; at most
+    ``budget`` nodes."""
+    hands = np.empty(3, dtype=np.int64)
+    hands[0] = h0
+    hands[1] = h1
+    hands[2] = h2
+    counter = np.empty(2, dtype=np.int64)
+    counter[0] = 0
+    counter[1] = budget
+    r = _search(hands, np.int64(-1), np.int64(-1), np.int64(0), leader, declarer, holder, table, base, bits, salt,
+                counter)
+    return r, counter[0]
