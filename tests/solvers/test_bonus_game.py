@@ -3,8 +3,9 @@ makes with it (``bonus_floor`` in the adapter, ``BONUS_BITS`` in the template).
 
 The bonus game's answer is checked against plain minimax of the real game under a rule set whose silent Pfeife
 bonus (1000 per side) outweighs every other part of the settlement: there the declarer's value is above -1000
-exactly when he can keep the defender's Pfeife from winning the 16th trick. Positions: random descents from whole
-deals of the benchmark in which a defender holds the Pfeife (seeds 8, 15, 17, 19, 60, 70)."""
+exactly when he can keep the bonus from the defenders. Positions: random descents from whole deals of the
+benchmark in which a defender holds the Pfeife (seeds 8, 15, 17, 19, 60, 70) or the declarer holds it silently
+(seeds 4, 11, 27, 32, 45, 47, 52, 65, 69)."""
 
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ def _holder(row) -> int:
     return next((s for s in range(3) if row[DL.HAND + s] & PFEIFE), -1)
 
 
-def _descents(seeds, tricks_left, count, trick_n=0):
+def _descents(seeds, tricks_left, count, trick_n=0, declarers=False):
     """Up to ``count`` positions per seed: random plays to ``trick_n`` cards into a trick with ``tricks_left``
-    tricks left, a defender still holding the Pfeife."""
+    tricks left, a defender still holding the Pfeife (with ``declarers``: the declarer, not announced)."""
     game = tarockrl.make_game("dreierles")
     for seed in seeds:
         base = _position(game, seed, 16)
@@ -41,7 +42,9 @@ def _descents(seeds, tricks_left, count, trick_n=0):
             while not s.is_terminal() and (16 - s._row[DL.TRICK_NO] > left or s._row[DL.TRICK_N] != trick_n):
                 s.apply_action(rng.choice(s.legal_actions()))
             h = _holder(s._row)
-            if not s.is_terminal() and h >= 0 and h != s._row[DL.DECLARER]:
+            if s.is_terminal() or h < 0:
+                continue
+            if (h == s._row[DL.DECLARER] and s._row[DL.ANNOUNCED] != 1) if declarers else h != s._row[DL.DECLARER]:
                 yield s
 
 
@@ -62,7 +65,10 @@ def test_bonus_game_matches_minimax_of_the_real_game():
     opts = _bonus_decides_opts()
     shared = np.zeros(2 << int(BITS), dtype=np.int64)
     seen = {DENIED: 0, SCORED: 0}
-    for s in _descents((8, 15, 17, 19, 60, 70), (2, 3, 4, 5), 80):
+    own = 0
+    defenders = _descents((8, 15, 17, 19, 60, 70), (2, 3, 4, 5), 80)
+    declarers = _descents((4, 11, 27, 32, 45, 47, 52, 65, 69), (2, 3, 4, 5), 40, declarers=True)
+    for s in [*defenders, *declarers]:
         row = s._row
         d = int(row[DL.DECLARER])
         denied = int(k.minimax_plain(row.copy(), opts, np.int64(d), np.int64(0))) > -1000
@@ -71,7 +77,8 @@ def test_bonus_game_matches_minimax_of_the_real_game():
         assert r == want and nodes >= 0
         assert _game(row, shared)[0] == want
         seen[want] += 1
-    assert seen[DENIED] >= 10 and seen[SCORED] >= 10, seen
+        own += int(_holder(row) == d)
+    assert seen[DENIED] >= 10 and seen[SCORED] >= 10 and own >= 20, (seen, own)
 
 
 def test_bonus_game_gives_up_at_its_budget_and_stores_nothing():
@@ -87,15 +94,18 @@ def test_bonus_game_gives_up_at_its_budget_and_stores_nothing():
     raise AssertionError("no position needed more than one node")
 
 
-def test_bonus_floor_only_for_a_defenders_pfeife_at_trick_starts():
-    """``bonus_floor`` asks the bonus game only at a trick start with a defender holding the Pfeife."""
+def test_bonus_floor_only_at_trick_starts_and_silent():
+    """``bonus_floor`` asks the bonus game only at a trick start, and for the declarer's Pfeife only when it was not
+    announced (a failed announcement is in the table of values already)."""
     table = np.zeros(2 << A.BONUS_BITS, dtype=np.int64)
     mid = next(_descents((8, 15, 17, 19, 60, 70), (4, 5, 6), 20, trick_n=1))
     assert A.bonus_floor(mid._row, mid.game.encoded_options, table, np.int64(0), np.int64(5)) == (False, 0)
     game = tarockrl.make_game("dreierles")
-    s = _position(game, 11, 16)  # the declarer holds the Pfeife
-    assert _holder(s._row) == s._row[DL.DECLARER]
-    assert A.bonus_floor(s._row, game.encoded_options, table, np.int64(0), np.int64(5)) == (False, 0)
+    s = next(_descents(range(40), (4, 5, 6), 5, declarers=True))  # the declarer's silent Pfeife: asked
+    assert A.bonus_floor(s._row, game.encoded_options, table, np.int64(0), np.int64(5))[1] > 0
+    row = s._row.copy()
+    row[DL.ANNOUNCED] = 1  # the same, announced: not asked
+    assert A.bonus_floor(row, game.encoded_options, table, np.int64(0), np.int64(5)) == (False, 0)
     s = next(_descents((8, 15, 17, 19, 60, 70), (4, 5, 6), 20))
     floor, nodes = A.bonus_floor(s._row, game.encoded_options, table, np.int64(0), np.int64(5))
     assert floor == (_game(s._row, np.zeros(2 << int(BITS), dtype=np.int64))[0] == DENIED)
@@ -111,7 +121,8 @@ def test_values_stay_exact_where_the_bonus_game_cuts():
     col = STATS_COLUMNS.index("bonus_nodes")
     checked = fired = 0
     for trick_n in (0, 1, 2):
-        for s in _descents((8, 15, 17, 19, 60, 70), (4, 5), 15, trick_n):
+        for s in [*_descents((8, 15, 17, 19, 60, 70), (4, 5), 15, trick_n),
+                  *_descents((4, 11, 27, 32, 45), (4, 5), 8, trick_n, declarers=True)]:
             row = s._row
             root = int(s.current_player())
             st = np.zeros(solver.search_stats_shape(), dtype=np.int64)

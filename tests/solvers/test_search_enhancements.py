@@ -287,9 +287,9 @@ def test_refutation_memo_values_stay_exact():
     used = 0
     for state in _positions(9, 6)[2:]:  # 0 and 1: in the slow suite
         _assert_equals_unpruned_search(sol, state)
-        used += int(np.count_nonzero(sol._hist[k.HIST_BASE::2]))
+        used += int(np.count_nonzero(sol._hist[k.HIST_BASE:k.BONUS_BASE:2]))
     assert used > 0
-    memo = sol._hist[k.HIST_BASE:].reshape(-1, 2)
+    memo = sol._hist[k.HIST_BASE:k.BONUS_BASE].reshape(-1, 2)
     moves = memo[memo[:, 0] != 0, 1]
     assert ((moves >= DL.A_PLAY) & (moves < DL.A_PLAY + 54)).all()
     from tarockrl.solvers.bench import _position

@@ -1,16 +1,17 @@
-"""The Pfeife bonus game of Dreierles: can the declarer keep a defender's Pfeife from winning the 16th trick?
+"""The Pfeife bonus game of Dreierles: can the declarer keep the silent Pfeife bonus from going to the defenders?
 
-A defender who still holds the Pfeife (the lowest trump) scores its silent bonus for his side when it wins the
-16th trick, that is when it is his last card and neither other seat plays a trump to that trick
-(docs/rules/dreierles.md §6.4). Whether the declarer can prevent that does not depend on the card points at all:
-only on who holds which card, the rank order within each suit and who is on lead. This module answers that
-question exactly, by a small boolean search over the three hands (bit masks; the follow rule of §5.2: follow suit,
-else trump, else any card; outside Räuber only):
+The Pfeife (the lowest trump) decides its silent bonus in the 16th trick (docs/rules/dreierles.md §6.4): a
+defender's Pfeife scores for the defenders when it wins that trick (it is his last card and neither other seat
+plays a trump to it); the declarer's Pfeife scores for them when it is played to that trick and loses it (another
+seat plays a trump). Whether the declarer can prevent that does not depend on the card points at all: only on who
+holds which card, the rank order within each suit and who is on lead. This module answers that question exactly,
+by a small boolean search over the three hands (bit masks; the follow rule of §5.2: follow suit, else trump, else
+any card; outside Räuber only):
 
 * the declarer's nodes need one card after which the bonus is denied, the defenders' nodes need it after every
   card of theirs;
-* the bonus is denied once the Pfeife has been played to an earlier trick, or when the declarer or the holder's
-  partner holds nothing but trumps (his last card is then a trump, which beats the Pfeife);
+* the bonus is denied once the Pfeife has been played to an earlier trick; a defender's Pfeife also when the
+  declarer or the holder's partner holds nothing but trumps (his last card is then a trump, which beats it);
 * cards of one hand and suit with no card in play between them are equivalent (the points do not count here, so
   unlike the main search's merging their values may differ); one of each class is tried;
 * results at trick starts go into a direct-mapped table keyed by the position up to ranks (the places of the cards
@@ -21,6 +22,7 @@ else trump, else any card; outside Räuber only):
 
 The solver uses it as a cut (``tarockrl/solvers/adapters/dreierles.py``, ``bonus_floor``): where the declarer's
 points so far alone reach the zero window unless the defenders score the bonus, a denied bonus settles the node.
+(An announced Pfeife needs no such game: its failure is already in the declarer's table of values.)
 A search that would need more than its budget of nodes gives up (no answer, nothing stored); docs/solver.md,
 round "session 22", has the figures.
 """
@@ -55,16 +57,16 @@ def _follow(hand, led):
 
 
 @njit(cache=True, inline="always")
-def _position_key(h0, h1, h2, leader, declarer, salt):
+def _position_key(h0, h1, h2, leader, declarer):
     """The key of a trick start up to ranks: the places of the cards in play in rank order (hand 2 holds the
-    rest), the number of cards per suit, the seat on lead and the declarer's seat, mixed with ``salt``. The
-    Pfeife, when in play, is the lowest trump, so its place is part of it. Never 0 (an empty slot)."""
+    rest), the number of cards per suit, the seat on lead and the declarer's seat. The Pfeife, when in play, is
+    the lowest trump, so its place is part of it."""
     rem = h0 | h1 | h2
     counts = popcount(rem & TRUMPS) * _SUIT_COUNT_WEIGHTS[0]
     for i in range(4):
         counts += popcount(rem & SUIT_OF_CARD[_PLAIN_FIRST[i]]) * _SUIT_COUNT_WEIGHTS[i + 1]
-    h = hmix(hmix(np.int64(0x5EED_B0B0), salt) + declarer, pext(h0, rem) | (leader << np.int64(48)))
-    return hmix(hmix(h, pext(h1, rem)), counts) | ONE
+    h = hmix(np.int64(0x5EED_B0B0) + declarer, pext(h0, rem) | (leader << np.int64(48)))
+    return hmix(hmix(h, pext(h1, rem)), counts)
 
 
 @njit(cache=True)
@@ -72,6 +74,7 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
     """``DENIED``, ``SCORED`` or ``UNKNOWN`` for the position of ``hands`` (int64[3], changed and restored) with
     ``n`` cards of the current trick played (``c0``, ``c1``; -1 when not played) by the seats from ``leader``
     on. ``counter[0]`` counts the nodes, ``counter[1]`` is the budget."""
+    own = holder == declarer
     partner = 3 - declarer - holder
     key = np.int64(0)
     slot = np.int64(0)
@@ -79,11 +82,17 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
         if (hands[holder] & PFEIFE) == 0:  # played to an earlier trick
             return DENIED
         if popcount(hands[holder]) == 1:  # the 16th trick: every card is forced
-            return DENIED if ((hands[declarer] | hands[partner]) & TRUMPS) != 0 else SCORED
-        if (hands[declarer] & ~TRUMPS) == 0 or (hands[partner] & ~TRUMPS) == 0:
+            others = (hands[0] | hands[1] | hands[2]) & ~PFEIFE & TRUMPS
+            if own:
+                return SCORED if others != 0 else DENIED
+            return DENIED if others != 0 else SCORED
+        if not own and ((hands[declarer] & ~TRUMPS) == 0 or (hands[partner] & ~TRUMPS) == 0):
             return DENIED  # a hand of trumps only ends with a trump in the 16th trick
-        key = _position_key(hands[0], hands[1], hands[2], leader, declarer, salt)
+        # the salt by xor: two positions share a slot (or a stored key) in every solve or in none, so a solve's
+        # node count does not depend on its salt; the stored key is never 0 (an empty slot)
+        key = _position_key(hands[0], hands[1], hands[2], leader, declarer) ^ salt
         slot = base + 2 * (key & ((ONE << bits) - ONE))
+        key |= ONE
         if table[slot] == key:
             return table[slot + 1]
     counter[0] += 1
@@ -127,7 +136,7 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
             w = winning_card(trick, SUIT_OF_CARD[c0], TRUMPS)
             if (trick & PFEIFE) != 0:  # the Pfeife scores only as the winner of the 16th trick
                 last = (hands[0] | hands[1] | hands[2]) == 0
-                r = SCORED if last and w == 0 else DENIED
+                r = SCORED if last and (w != 0 if own else w == 0) else DENIED
             else:
                 winner = leader if w == c0 else ((leader + 1) % 3 if w == c1 else (leader + 2) % 3)
                 r = _search(hands, np.int64(-1), np.int64(-1), np.int64(0), winner, declarer, holder, table, base,
@@ -150,8 +159,9 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
 
 @njit(cache=True)
 def bonus_game(h0, h1, h2, leader, declarer, holder, table, base, bits, salt, budget):
-    """Whether the declarer can keep the Pfeife of ``holder`` (a defender) from winning the 16th trick, from a
-    trick start with the hands ``h0``-``h2`` and ``leader`` on lead: ``(DENIED | SCORED | UNKNOWN, nodes)``. The
+    """Whether the declarer can keep the Pfeife of ``holder`` (a defender, or himself with a silent Pfeife) from
+    scoring for the defenders in the 16th trick (a defender's winning it, his own losing it), from a trick start
+    with the hands ``h0``-``h2`` and ``leader`` on lead: ``(DENIED | SCORED | UNKNOWN, nodes)``. The
     table is ``table[base:base + 2 ** (bits + 1)]`` (key, answer per slot), its keys mixed with ``salt``; at most
     ``budget`` nodes."""
     hands = np.empty(3, dtype=np.int64)

@@ -54,10 +54,11 @@ threshold and stores the least (most) points so far known to reach (miss) it (wi
 ``skey``, a similar position's pasts shifted by ``pdelta``); the same static bounds cut. There,
 at a trick start with at most ``SWEEP_TRICKS`` tricks left, ``sweep`` gives the exact value when the Pfeife's side
 can make sure of every trick left and of the Pfeife winning the 16th (the best it can get at all). And at a trick
-start where a defender holds the Pfeife and the declarer's points so far alone would pass the zero window unless the
-defenders score the bonus, ``bonus_floor`` asks the Pfeife bonus game (``_dreierles_bonus.py``: can the declarer
-keep the Pfeife from winning the 16th trick, a question of cards and lead only, answered by a small boolean search
-with its own table); when he can, the node is settled (docs/solver.md, round "session 22").
+start where the declarer's points so far alone would pass the zero window unless the defenders score the silent
+Pfeife bonus, ``bonus_floor`` asks the Pfeife bonus game (``_dreierles_bonus.py``: can the declarer keep a
+defender's Pfeife from winning the 16th trick, or his own from losing it, a question of cards and lead only,
+answered by a small boolean search with its own table); when he can, the node is settled (docs/solver.md, round
+"session 22").
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
@@ -1392,9 +1393,9 @@ BONUS_BUDGET = 4000
 def bonus_floor(row, opts, table, base, salt):
     """``(floor, nodes)``: ``floor`` is True when the declarer can make sure that the Pfeife bonus does not count
     against him (so his value is at least ``gtable`` at his points so far, whatever the rest): at a trick start
-    with a defender holding the Pfeife, when the bonus game finds that the declarer can keep it from winning the
-    16th trick (its table at ``table[base:]``, keys mixed with the solve's ``salt``). ``nodes``: the bonus game's
-    nodes (0 when it was not asked)."""
+    with the Pfeife in a hand (the declarer's only when not announced), when the bonus game finds that the
+    declarer can keep it from scoring for the defenders in the 16th trick (its table at ``table[base:]``, keys
+    mixed with the solve's ``salt``). ``nodes``: the bonus game's nodes (0 when it was not asked)."""
     if row[L.TRICK_N] != 0 or row[L.RAEUBER] != 0:
         return False, np.int64(0)
     d = row[L.DECLARER]
@@ -1402,7 +1403,7 @@ def bonus_floor(row, opts, table, base, salt):
     for s in range(3):
         if (row[L.HAND + s] & PFEIFE) != 0:
             holder = s
-    if holder < 0 or holder == d:
+    if holder < 0 or (holder == d and row[L.ANNOUNCED] == 1):  # an announced failure is in ``gtable`` already
         return False, np.int64(0)
     r, n = bonus_game(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], d, holder, table, base,
                       np.int64(BONUS_BITS), salt, np.int64(BONUS_BUDGET))
