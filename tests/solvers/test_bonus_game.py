@@ -9,8 +9,6 @@ benchmark in which a defender holds the Pfeife (seeds 8, 15, 17, 19, 60, 70) or 
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 import tarockrl
@@ -19,7 +17,7 @@ from tarockrl.games.dreierles import layout as DL
 from tarockrl.games.dreierles.cards import PFEIFE
 from tarockrl.solvers import STATS_COLUMNS, solver_for
 from tarockrl.solvers.adapters._dreierles_bonus import DENIED, SCORED, UNKNOWN, bonus_game
-from tarockrl.solvers.bench import _position
+from tests.solvers.test_pfeife_sweep import _descents as pfeife_descents
 
 BITS = np.int64(12)
 BIG = np.int64(1 << 40)
@@ -30,22 +28,12 @@ def _holder(row) -> int:
 
 
 def _descents(seeds, tricks_left, count, trick_n=0, declarers=False):
-    """Up to ``count`` positions per seed: random plays to ``trick_n`` cards into a trick with ``tricks_left``
-    tricks left, a defender still holding the Pfeife (with ``declarers``: the declarer, not announced)."""
-    game = tarockrl.make_game("dreierles")
-    for seed in seeds:
-        base = _position(game, seed, 16)
-        for i in range(count):
-            rng = random.Random(7919 * seed + i)
-            left = rng.choice(tricks_left)
-            s = base.clone()
-            while not s.is_terminal() and (16 - s._row[DL.TRICK_NO] > left or s._row[DL.TRICK_N] != trick_n):
-                s.apply_action(rng.choice(s.legal_actions()))
-            h = _holder(s._row)
-            if s.is_terminal() or h < 0:
-                continue
-            if (h == s._row[DL.DECLARER] and s._row[DL.ANNOUNCED] != 1) if declarers else h != s._row[DL.DECLARER]:
-                yield s
+    """The Pfeife sweeps' random descents (``tests/solvers/test_pfeife_sweep.py``) in which a defender still holds
+    the Pfeife (with ``declarers``: the declarer, not announced)."""
+    for s in pfeife_descents(seeds, tricks_left, count, trick_n):
+        h = _holder(s._row)
+        if (h == s._row[DL.DECLARER] and s._row[DL.ANNOUNCED] != 1) if declarers else h != s._row[DL.DECLARER]:
+            yield s
 
 
 def _bonus_decides_opts():
