@@ -17,6 +17,7 @@ from tarockrl.games.dreierles import layout as DL
 from tarockrl.games.dreierles.cards import PFEIFE
 from tarockrl.solvers import STATS_COLUMNS, solver_for
 from tarockrl.solvers.adapters._dreierles_bonus import DENIED, SCORED, UNKNOWN, bonus_game
+from tests.solvers._minimax import assert_solve_matches_minimax
 from tests.solvers.test_pfeife_sweep import _descents as pfeife_descents
 
 BITS = np.int64(12)
@@ -104,24 +105,13 @@ def test_values_stay_exact_where_the_bonus_game_cuts():
     left and a defender's Pfeife, at every position in a trick, the root either side; the cut fires in enough of
     them to count."""
     solver = solver_for("dreierles")
-    k = solver.kernels
-    opts = tarockrl.make_game("dreierles").encoded_options
     col = STATS_COLUMNS.index("bonus_nodes")
     checked = fired = 0
     for trick_n in (0, 1, 2):
         for s in [*_descents((8, 15, 17, 19, 60, 70), (4, 5), 15, trick_n),
                   *_descents((4, 11, 27, 32, 45), (4, 5), 8, trick_n, declarers=True)]:
-            row = s._row
-            root = int(s.current_player())
             st = np.zeros(solver.search_stats_shape(), dtype=np.int64)
-            r = solver.solve(s, stats=st)
+            assert_solve_matches_minimax(solver, s, st)
             fired += int(st[:, col].sum() > 0)
-            plain = int(k.minimax_plain(row.copy(), opts, np.int64(root), np.int64(0)))
-            assert r.value == plain
-            for a, v in r.action_values.items():
-                child = s.clone()
-                child.apply_action(a)
-                assert v == int(k.minimax_plain(child._row.copy(), opts, np.int64(root), np.int64(0))), a
-            assert solver.solve(s, value_only=True).value == plain
             checked += 1
     assert checked >= 40 and fired >= 10, (checked, fired)

@@ -15,6 +15,7 @@ import tarockrl.solvers.adapters.dreierles as A
 from tarockrl.games.dreierles import layout as DL
 from tarockrl.solvers import solver_for
 from tarockrl.solvers.bench import _position
+from tests.solvers._minimax import assert_solve_matches_minimax
 
 
 def _descents(seeds, tricks_left, count, trick_n=0):
@@ -92,15 +93,7 @@ def test_values_stay_exact_where_pfeife_sweeps_cut():
             blo, bhi = k.bonus_range(row, opts, np.int64(root))
             if blo >= bhi:
                 continue
-            st = np.zeros(solver.search_stats_shape(), dtype=np.int64)
-            r = solver.solve(s, stats=st)
-            plain = int(k.minimax_plain(row.copy(), opts, np.int64(root), np.int64(0)))
-            assert r.value == plain
-            for a, v in r.action_values.items():
-                child = s.clone()
-                child.apply_action(a)
-                assert v == int(k.minimax_plain(child._row.copy(), opts, np.int64(root), np.int64(0))), a
-            assert solver.solve(s, value_only=True).value == plain
+            assert_solve_matches_minimax(solver, s, np.zeros(solver.search_stats_shape(), dtype=np.int64))
             checked += 1
     assert checked >= 20, checked
 

@@ -20,6 +20,7 @@ import tarockrl
 from tarockrl.games.dreierles import layout as DL
 from tarockrl.solvers import _salt_of, solver_for
 from tarockrl.solvers._bind import search_module
+from tests.solvers._minimax import assert_solve_matches_minimax
 
 
 def _positions(tricks: int, count: int, pass_all: bool = False):
@@ -209,14 +210,7 @@ def test_band_first_values_stay_exact_with_the_pfeife_in_play():
         if blo >= bhi:
             continue
         found += 1
-        plain = int(k.minimax_plain(row.copy(), opts, np.int64(root), np.int64(0)))
-        r = solver.solve(state)
-        assert r.value == plain
-        for a, v in r.action_values.items():
-            child = state.clone()
-            child.apply_action(a)
-            assert v == int(k.minimax_plain(child._row.copy(), opts, np.int64(root), np.int64(0))), a
-        assert solver.solve(state, value_only=True).value == plain
+        assert_solve_matches_minimax(solver, state)
     assert found == 9
 
 

@@ -34,6 +34,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import highest_index, winning_card
+from tarockrl.engine.tricks import follow_or_trump
 from tarockrl.games.dreierles.cards import PFEIFE, SUIT_OF_CARD, TRUMPS
 from tarockrl.solvers._bits import pext
 from tarockrl.solvers._common import hmix
@@ -44,16 +45,6 @@ SCORED = np.int64(0)  # the defenders can make sure it wins the 16th trick
 UNKNOWN = np.int64(-1)  # the search ran out of its budget
 _SUIT_COUNT_WEIGHTS = (1, 32, 1024, 32768, 1048576)  # five 5-bit counts in one word (at most 22 cards a suit)
 _PLAIN_FIRST = (22, 30, 38, 46)  # a card of each plain suit, for its suit mask
-
-
-@njit(cache=True, inline="always")
-def _follow(hand, led):
-    """The cards of ``hand`` that may follow a lead of the suit ``led``: that suit, else a trump, else any."""
-    if (hand & led) != 0:
-        return hand & led
-    if (hand & TRUMPS) != 0:
-        return hand & TRUMPS
-    return hand
 
 
 @njit(cache=True, inline="always")
@@ -100,7 +91,7 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
         return UNKNOWN
     mover = (leader + n) % 3
     hand = hands[mover]
-    legal = hand if n == 0 else _follow(hand, SUIT_OF_CARD[c0])
+    legal = hand if n == 0 else follow_or_trump(hand, SUIT_OF_CARD[c0], TRUMPS)  # the game's own follow rule
     in_play = hands[0] | hands[1] | hands[2]
     if n >= 1:
         in_play |= ONE << c0
