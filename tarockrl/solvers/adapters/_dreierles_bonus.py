@@ -40,11 +40,18 @@ from tarockrl.solvers._bits import pext
 from tarockrl.solvers._common import hmix
 
 ONE = np.int64(1)
-DENIED = np.int64(1)  # the declarer can keep the Pfeife from winning the 16th trick
-SCORED = np.int64(0)  # the defenders can make sure it wins the 16th trick
+DENIED = np.int64(1)  # the declarer can keep the silent bonus from the defenders
+SCORED = np.int64(0)  # the defenders can make sure of it
 UNKNOWN = np.int64(-1)  # the search ran out of its budget
-_SUIT_COUNT_WEIGHTS = (1, 32, 1024, 32768, 1048576)  # five 5-bit counts in one word (at most 22 cards a suit)
-_PLAIN_FIRST = (22, 30, 38, 46)  # a card of each plain suit, for its suit mask
+
+
+@njit(cache=True, inline="always")
+def suit_counts(cards):
+    """The number of ``cards`` per suit (trumps, then the four plain suits), five 5-bit counts in one word (at
+    most 22 cards a suit); the Dreierles table keys (``rank_key`` in the adapter) read it too."""
+    return (popcount(cards & TRUMPS) + 32 * popcount(cards & SUIT_OF_CARD[22])
+            + 1024 * popcount(cards & SUIT_OF_CARD[30]) + 32768 * popcount(cards & SUIT_OF_CARD[38])
+            + 1048576 * popcount(cards & SUIT_OF_CARD[46]))
 
 
 @njit(cache=True, inline="always")
@@ -53,11 +60,8 @@ def _position_key(h0, h1, h2, leader, declarer):
     rest), the number of cards per suit, the seat on lead and the declarer's seat. The Pfeife, when in play, is
     the lowest trump, so its place is part of it."""
     rem = h0 | h1 | h2
-    counts = popcount(rem & TRUMPS) * _SUIT_COUNT_WEIGHTS[0]
-    for i in range(4):
-        counts += popcount(rem & SUIT_OF_CARD[_PLAIN_FIRST[i]]) * _SUIT_COUNT_WEIGHTS[i + 1]
     h = hmix(np.int64(0x5EED_B0B0) + declarer, pext(h0, rem) | (leader << np.int64(48)))
-    return hmix(hmix(h, pext(h1, rem)), counts)
+    return hmix(hmix(h, pext(h1, rem)), suit_counts(rem))
 
 
 @njit(cache=True)

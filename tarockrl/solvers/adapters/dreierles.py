@@ -105,7 +105,7 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
-from tarockrl.solvers.adapters._dreierles_bonus import DENIED, bonus_game
+from tarockrl.solvers.adapters._dreierles_bonus import DENIED, bonus_game, suit_counts
 from tarockrl.solvers.adapters._dreierles_bounds import (
     _by_value,
     _k_sum,
@@ -435,9 +435,7 @@ def rank_key(row, h, marks=VALUE_MARKS):
     w0 = pext(h0, rem) | (i0 << np.int64(48)) | (i1 << np.int64(54)) | (np.int64(n) << np.int64(60))
     w1 = pext(h1, rem) | (np.int64(row[L.CUR]) << np.int64(48)) | (np.int64(row[L.LEADER]) << np.int64(50))
     w1 |= popcount(rem & (T21 | STIESS)) << np.int64(52)
-    su = popcount(rem & TRUMPS) + 32 * popcount(rem & SUIT_OF_CARD[22]) + 1024 * popcount(rem & SUIT_OF_CARD[30])
-    su += 32768 * popcount(rem & SUIT_OF_CARD[38]) + 1048576 * popcount(rem & SUIT_OF_CARD[46])
-    w2 = pext(rem, marks) | (su << np.int64(17))
+    w2 = pext(rem, marks) | (suit_counts(rem) << np.int64(17))
     return hmix(hmix(hmix(h, w0), w1), w2)
 
 
@@ -1383,8 +1381,8 @@ def sweep(row, opts, root):
 
 # the Pfeife bonus game (``tarockrl/solvers/adapters/_dreierles_bonus.py``) as a cut at threshold nodes
 # (template ``BONUS_BITS``, ``bonus_floor``): its table has 2 ** BONUS_BITS slots, a search at most BONUS_BUDGET
-# nodes. Measured (docs/solver.md, round "session 22"): over 75 whole deals the median falls from 9.82M to 7.40M
-# nodes and from 2.58 s to 1.89 s, deal 60 from 11.86M to 1.06M
+# nodes. Measured (docs/solver.md, round "session 22"): over 75 whole deals the median falls from 9.82M to 6.56M
+# nodes and from 2.58 s to 1.85 s, deal 60 from 11.86M to 1.06M
 BONUS_BITS = 20
 BONUS_BUDGET = 4000
 
