@@ -35,7 +35,8 @@ _OPTIONAL.update({"ORDER_LEARN": "NO_ORDER_LEARN", "hint_alt": "no_hint_alt", "a
 # payoff-similar table entries: keyed by structure, bounds carried over between counting values (ps15)
 _OPTIONAL.update({"PAYOFF_SIM": "NO_PAYOFF_SIM", "skey": "no_skey", "pvec": "no_pvec", "pdelta": "no_pdelta"})
 # a bonus decided later settled by the adapter's own game at threshold nodes (session 22)
-_OPTIONAL.update({"BONUS_BITS": "NO_BONUS_BITS", "bonus_floor": "no_bonus_floor"})
+_OPTIONAL.update({"BONUS_BITS": "NO_BONUS_BITS", "bonus_claim": "no_bonus_claim",
+                 "bonus_amounts": "no_bonus_amounts", "claim_points": "no_claim_points"})
 
 
 def search_module(game_name: str) -> ModuleType:

@@ -81,14 +81,33 @@ def no_sweep(row, opts, root):
 
 
 @njit(cache=True, inline="always")
-def no_bonus_floor(row, opts, table, base, salt):
-    """Default ``bonus_floor``: no claim (``(False, 0)``); else ``(True, nodes)`` when the side whose value grows
-    with the points (the declarer's) can make sure a bonus decided later does not count against it, so the value
-    is at least the monotone table at the points so far in that side's direction (see the Dreierles adapter)."""
-    return False, np.int64(0)
+def no_bonus_claim(row, opts, table, base, salt, question):
+    """Default ``bonus_claim``: ``(answer, nodes)`` for a bonus decided later in the deal, ``question`` 0 the
+    defenders' bonus, 1 the declarer's: ``BONUS_DENIED`` (the other side can make sure it is not scored),
+    ``BONUS_SCORED`` (its side can make sure it is) or -1 (unknown; here always, with no nodes searched). The
+    Dreierles adapter answers it for the Pfeife."""
+    return np.int64(-1), np.int64(0)
 
 
-NO_BONUS_BITS = 0  # default ``BONUS_BITS``: no table for ``bonus_floor``, which the template never calls
+@njit(cache=True)
+def no_bonus_amounts(row, opts, root):
+    """Default ``bonus_amounts``: the bonuses at stake at this node that ``bonus_claim`` answers (question 0 and
+    1), each as the change of the root side's value when it is scored (0: not at stake; here neither)."""
+    return np.int64(0), np.int64(0)
+
+
+BONUS_SCORED = 0  # ``bonus_claim``'s answers: its side can make sure of the bonus
+BONUS_DENIED = 1  # the other side can make sure it is not scored
+
+
+@njit(cache=True)
+def no_claim_points(row, opts, upper):
+    """Default ``claim_points``: the pile points the declarer adds from here in every play, at least (``upper``
+    False) or at most (True), for the bounds of ``bonus_claim`` (unused while it answers nothing)."""
+    return np.int64(0)
+
+
+NO_BONUS_BITS = 0  # default ``BONUS_BITS``: no table for ``bonus_claim``, which the template never calls
 
 
 NO_SWEEP = False  # default ``SWEEP``: the template never calls ``sweep``

@@ -45,6 +45,8 @@ from numba import njit
 from tarockrl.engine.bits import prefetch_read
 from tarockrl.solvers._bits import unmanaged
 from tarockrl.solvers._common import (  # noqa: F401
+    BONUS_DENIED,
+    BONUS_SCORED,
     BW_CUT,
     BW_NO_TTMOVE,
     BW_ROOT_ALL,
@@ -67,10 +69,12 @@ from tarockrl.solvers._common import NO_PAYOFF_SIM as PAYOFF_SIM  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_alt_class as alt_class  # noqa: F401
-from tarockrl.solvers._common import no_bonus_floor as bonus_floor  # noqa: F401
+from tarockrl.solvers._common import no_bonus_amounts as bonus_amounts  # noqa: F401
+from tarockrl.solvers._common import no_bonus_claim as bonus_claim  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmax_need  # noqa: F401
 from tarockrl.solvers._common import no_bound_need as afmin_need  # noqa: F401
 from tarockrl.solvers._common import no_budget_at as budget_at  # noqa: F401
+from tarockrl.solvers._common import no_claim_points as claim_points  # noqa: F401
 from tarockrl.solvers._common import no_hint_alt as hint_alt  # noqa: F401
 from tarockrl.solvers._common import no_hint_at as hint_at  # noqa: F401
 from tarockrl.solvers._common import no_hint_ctx as hint_ctx  # noqa: F401
@@ -547,19 +551,48 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                                 elif hi < INF and lo <= -INF:
                                     ttdir = np.int64(1)
                         ttm = e[3] & MOVE_MASK
-                # a bonus decided later that cannot count against the side whose value grows with the points
-                # (the adapter's ``bonus_floor``, e.g. Dreierles' Pfeife bonus game): its value is at least the
-                # table at the points so far, so where that alone passes the window the node is settled
+                # a bonus decided later (the adapter's ``bonus_claim``, e.g. Dreierles' Pfeife bonus game): once the
+                # side that can make sure of it (or of its failure) is known, the table at the points every play
+                # adds at least (or at most), plus that outcome, bounds the value; where the bound passes the
+                # window, it settles the node. ``bonus_amounts``: each bonus at stake in the root side's value
                 if BONUS_BITS > 0 and semi and not hit:
-                    g0 = _gval(gt, glen, p0 * gdir)
-                    if g0 >= b_ if gdir > 0 else g0 <= a_:
-                        floor_, bn_ = bonus_floor(row, opts, hist, BONUS_BASE, ctx[C_SALT])
-                        if stats:
-                            st[d, S_BONUS] += bn_
-                        if floor_:
+                    bq0_, bq1_ = bonus_amounts(row, opts, root)
+                    if bq0_ != 0 or bq1_ != 0:
+                        pa_ = p0 * gdir  # the declarer's points so far
+                        gl_ = _gval(gt, glen, pa_ + claim_points(row, opts, False))
+                        gh_ = _gval(gt, glen, pa_ + claim_points(row, opts, True))
+                        glo_ = min(gl_, gh_)
+                        ghi_ = max(gl_, gh_)
+                        got_ = False
+                        for q_ in range(2):
+                            bq_ = bq0_ if q_ == 0 else bq1_
+                            if got_ or bq_ == 0:
+                                continue
+                            # scored: the value moves by the bonus; denied: it cannot move the value its way
+                            if bq_ > 0:
+                                csc_ = glo_ + bq_
+                                cdn_ = ghi_
+                                wsc_ = csc_ >= b_
+                                wdn_ = cdn_ <= a_
+                            else:
+                                csc_ = ghi_ + bq_
+                                cdn_ = glo_
+                                wsc_ = csc_ <= a_
+                                wdn_ = cdn_ >= b_
+                            if not (wsc_ or wdn_):
+                                continue
+                            ans_, bn_ = bonus_claim(row, opts, hist, BONUS_BASE, ctx[C_SALT], q_)
+                            if stats:
+                                st[d, S_BONUS] += bn_
+                            if ans_ == BONUS_SCORED and wsc_:
+                                got_ = True
+                                ret = csc_
+                            elif ans_ == BONUS_DENIED and wdn_:
+                                got_ = True
+                                ret = cdn_
+                        if got_:
                             if stats:
                                 st[d, S_STATIC] += 1
-                            ret = g0
                             mode = RETURN
                             continue
                 # the adapter's exact value of a position with a monotone past, when it has one (a position in the

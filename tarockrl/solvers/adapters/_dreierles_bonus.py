@@ -37,12 +37,14 @@ from tarockrl.engine.masktricks import highest_index, winning_card
 from tarockrl.engine.tricks import follow_or_trump
 from tarockrl.games.dreierles.cards import PFEIFE, SUIT_OF_CARD, TRUMPS
 from tarockrl.solvers._bits import pext
-from tarockrl.solvers._common import hmix
+from tarockrl.solvers._common import BONUS_DENIED, BONUS_SCORED, hmix
 
 ONE = np.int64(1)
-DENIED = np.int64(1)  # the declarer can keep the silent bonus from the defenders
-SCORED = np.int64(0)  # the defenders can make sure of it
+DENIED = np.int64(BONUS_DENIED)  # the side against the bonus can make sure it is not scored
+SCORED = np.int64(BONUS_SCORED)  # the bonus's side can make sure of it
 UNKNOWN = np.int64(-1)  # the search ran out of its budget
+THEIRS = np.int64(0)  # the question: the defenders' bonus (a defender's Pfeife winning, the declarer's losing)
+MINE = np.int64(1)  # the question: the declarer's bonus (his own Pfeife winning the 16th trick)
 
 
 @njit(cache=True, inline="always")
@@ -55,21 +57,22 @@ def suit_counts(cards):
 
 
 @njit(cache=True, inline="always")
-def _position_key(h0, h1, h2, leader, declarer):
+def _position_key(h0, h1, h2, leader, declarer, question):
     """The key of a trick start up to ranks: the places of the cards in play in rank order (hand 2 holds the
     rest), the number of cards per suit, the seat on lead and the declarer's seat. The Pfeife, when in play, is
     the lowest trump, so its place is part of it."""
     rem = h0 | h1 | h2
-    h = hmix(np.int64(0x5EED_B0B0) + declarer, pext(h0, rem) | (leader << np.int64(48)))
+    h = hmix(np.int64(0x5EED_B0B0) + declarer + 4 * question, pext(h0, rem) | (leader << np.int64(48)))
     return hmix(hmix(h, pext(h1, rem)), suit_counts(rem))
 
 
 @njit(cache=True)
-def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt, counter):
+def _search(hands, c0, c1, n, leader, declarer, holder, question, table, base, bits, salt, counter):
     """``DENIED``, ``SCORED`` or ``UNKNOWN`` for the position of ``hands`` (int64[3], changed and restored) with
     ``n`` cards of the current trick played (``c0``, ``c1``; -1 when not played) by the seats from ``leader``
     on. ``counter[0]`` counts the nodes, ``counter[1]`` is the budget."""
     own = holder == declarer
+    mine = question == MINE  # the declarer's own Pfeife winning the 16th trick, for him
     partner = 3 - declarer - holder
     key = np.int64(0)
     slot = np.int64(0)
@@ -78,14 +81,18 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
             return DENIED
         if popcount(hands[holder]) == 1:  # the 16th trick: every card is forced
             others = (hands[0] | hands[1] | hands[2]) & ~PFEIFE & TRUMPS
+            if mine:
+                return DENIED if others != 0 else SCORED
             if own:
                 return SCORED if others != 0 else DENIED
             return DENIED if others != 0 else SCORED
         if not own and ((hands[declarer] & ~TRUMPS) == 0 or (hands[partner] & ~TRUMPS) == 0):
             return DENIED  # a hand of trumps only ends with a trump in the 16th trick
+        if mine and ((hands[(declarer + 1) % 3] & ~TRUMPS) == 0 or (hands[(declarer + 2) % 3] & ~TRUMPS) == 0):
+            return DENIED
         # the salt by xor: two positions share a slot (or a stored key) in every solve or in none, so a solve's
         # node count does not depend on its salt; the stored key is never 0 (an empty slot)
-        key = _position_key(hands[0], hands[1], hands[2], leader, declarer) ^ salt
+        key = _position_key(hands[0], hands[1], hands[2], leader, declarer, question) ^ salt
         slot = base + 2 * (key & ((ONE << bits) - ONE))
         key |= ONE
         if table[slot] == key:
@@ -102,7 +109,7 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
     if n == 2:
         in_play |= ONE << c1
     # the declarer needs one card that denies the bonus, the defenders one that does not
-    good = DENIED if mover == declarer else SCORED
+    good = DENIED if (mover == declarer) != mine else SCORED
     unknown = False
     rest = legal & ~PFEIFE
     pfeife_left = (legal & PFEIFE) != 0  # the holder tries it last
@@ -122,20 +129,21 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
         prev = c
         hands[mover] = hand & ~(ONE << c)
         if n == 0:
-            r = _search(hands, c, np.int64(-1), np.int64(1), leader, declarer, holder, table, base, bits, salt,
-                        counter)
+            r = _search(hands, c, np.int64(-1), np.int64(1), leader, declarer, holder, question, table, base,
+                        bits, salt, counter)
         elif n == 1:
-            r = _search(hands, c0, c, np.int64(2), leader, declarer, holder, table, base, bits, salt, counter)
+            r = _search(hands, c0, c, np.int64(2), leader, declarer, holder, question, table, base, bits, salt,
+                        counter)
         else:
             trick = (ONE << c0) | (ONE << c1) | (ONE << c)
             w = winning_card(trick, SUIT_OF_CARD[c0], TRUMPS)
             if (trick & PFEIFE) != 0:  # the Pfeife scores only as the winner of the 16th trick
                 last = (hands[0] | hands[1] | hands[2]) == 0
-                r = SCORED if last and (w != 0 if own else w == 0) else DENIED
+                r = SCORED if last and (w != 0 if own and not mine else w == 0) else DENIED
             else:
                 winner = leader if w == c0 else ((leader + 1) % 3 if w == c1 else (leader + 2) % 3)
-                r = _search(hands, np.int64(-1), np.int64(-1), np.int64(0), winner, declarer, holder, table, base,
-                            bits, salt, counter)
+                r = _search(hands, np.int64(-1), np.int64(-1), np.int64(0), winner, declarer, holder, question,
+                            table, base, bits, salt, counter)
         hands[mover] = hand
         if r == good:
             if n == 0:
@@ -153,7 +161,7 @@ def _search(hands, c0, c1, n, leader, declarer, holder, table, base, bits, salt,
 
 
 @njit(cache=True)
-def bonus_game(h0, h1, h2, leader, declarer, holder, table, base, bits, salt, budget):
+def bonus_game(h0, h1, h2, leader, declarer, holder, table, base, bits, salt, budget, question=THEIRS):
     """Whether the declarer can keep the Pfeife of ``holder`` (a defender, or himself with a silent Pfeife) from
     scoring for the defenders in the 16th trick (a defender's winning it, his own losing it), from a trick start
     with the hands ``h0``-``h2`` and ``leader`` on lead: ``(DENIED | SCORED | UNKNOWN, nodes)``. The
@@ -166,6 +174,6 @@ def bonus_game(h0, h1, h2, leader, declarer, holder, table, base, bits, salt, bu
     counter = np.empty(2, dtype=np.int64)
     counter[0] = 0
     counter[1] = budget
-    r = _search(hands, np.int64(-1), np.int64(-1), np.int64(0), leader, declarer, holder, table, base, bits, salt,
-                counter)
+    r = _search(hands, np.int64(-1), np.int64(-1), np.int64(0), leader, declarer, holder, question, table, base,
+                bits, salt, counter)
     return r, counter[0]

@@ -105,7 +105,7 @@ from tarockrl.solvers._common import (
     trick_hint,
     trumpless_run,
 )
-from tarockrl.solvers.adapters._dreierles_bonus import DENIED, bonus_game, suit_counts
+from tarockrl.solvers.adapters._dreierles_bonus import bonus_game, suit_counts
 from tarockrl.solvers.adapters._dreierles_bounds import (
     _by_value,
     _k_sum,
@@ -1388,24 +1388,50 @@ BONUS_BUDGET = 4000
 
 
 @njit(cache=True)
-def bonus_floor(row, opts, table, base, salt):
-    """``(floor, nodes)``: ``floor`` is True when the declarer can make sure that the Pfeife bonus does not count
-    against him (so his value is at least ``gtable`` at his points so far, whatever the rest): at a trick start
-    with the Pfeife in a hand (the declarer's only when not announced), when the bonus game finds that the
-    declarer can keep it from scoring for the defenders in the 16th trick (its table at ``table[base:]``, keys
-    mixed with the solve's ``salt``). ``nodes``: the bonus game's nodes (0 when it was not asked)."""
+def bonus_amounts(row, opts, root):
+    """The Pfeife bonuses at stake at a trick start outside Räuber, as the change of the root side's value when
+    scored (0: not at stake; both 0 mid-trick, with the Pfeife out of the hands, in Räuber; relative to
+    ``gtable``, per docs/rules/dreierles.md §6.4 as in ``bonus_range``): first a silent Pfeife scoring for the
+    defenders (a defender's winning the 16th trick, the declarer's losing it), then the declarer's own Pfeife
+    (announced or silent) winning it. These are ``bonus_claim``'s questions 0 and 1."""
+    zero = np.int64(0)
     if row[L.TRICK_N] != 0 or row[L.RAEUBER] != 0:
-        return False, np.int64(0)
+        return zero, zero
     d = row[L.DECLARER]
     holder = np.int64(-1)
     for s in range(3):
         if (row[L.HAND + s] & PFEIFE) != 0:
             holder = s
-    if holder < 0 or (holder == d and row[L.ANNOUNCED] == 1):  # an announced failure is in ``gtable`` already
-        return False, np.int64(0)
-    r, n = bonus_game(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], d, holder, table, base,
-                      np.int64(BONUS_BITS), salt, np.int64(BONUS_BUDGET))
-    return r == DENIED, n
+    if holder < 0:
+        return zero, zero
+    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    sign = np.int64(1) if root == d else np.int64(-1)
+    if row[L.ANNOUNCED] == 1:  # his Pfeife; its failure is in ``gtable`` already
+        return zero, sign * 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+    silent = 2 * opts[O_PFEIFE_SILENT] * bm
+    return -sign * silent, (sign * silent if holder == d else zero)
+
+
+@njit(cache=True)
+def bonus_claim(row, opts, table, base, salt, question):
+    """``(answer, nodes)`` of the Pfeife bonus game (``_dreierles_bonus.py``) at a trick start where
+    ``bonus_amounts`` puts the bonus of ``question`` at stake (0 the defenders', 1 the declarer's own Pfeife
+    winning the 16th trick): ``DENIED``, ``SCORED`` or -1 (out of budget). The game's table is ``table[base:]``,
+    its keys mixed with the solve's ``salt``; ``nodes``: its nodes."""
+    d = row[L.DECLARER]
+    holder = np.int64(0)
+    for s in range(3):
+        if (row[L.HAND + s] & PFEIFE) != 0:
+            holder = s
+    return bonus_game(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], d, holder, table, base,
+                      np.int64(BONUS_BITS), salt, np.int64(BONUS_BUDGET), np.int64(question))
+
+
+@njit(cache=True)
+def claim_points(row, opts, upper):
+    """The pile points the declarer adds from a trick start to the end in every play, at least (``upper`` False:
+    his sure trumps, ``_trump_lo``) or at most (True: ``_trump_hi``), for ``bonus_claim``."""
+    return _trump_hi(row, opts) if upper else _trump_lo(row, opts)
 
 
 @njit(cache=True)
