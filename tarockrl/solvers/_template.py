@@ -30,9 +30,9 @@ the state row is small, so a copy is as cheap as an undo. Per node:
 4. the bound found is stored (exact, lower or upper, as fail-soft alpha-beta defines it).
 
 Adapters may add exact claims at threshold nodes after a table miss: ``sweep`` (the exact value) and, with
-``BONUS_BITS``, ``bonus_floor`` (a bonus decided later cannot count against the side whose value grows with the
-points, so the table at the points so far bounds the value; its own table lives in ``hist`` after the memo, its
-keys salted per solve).
+``BONUS_BITS``, ``bonus_amounts``/``bonus_claim``/``claim_points`` (a bonus decided later whose outcome one side
+can make sure of: the table at the declarer's least or most points in every play, plus that outcome, bounds the
+value; its own table lives in ``hist`` after the memo, its keys salted per solve).
 
 A node budget (``ctx[C_MAX]``) aborts the search: ``ctx[C_ABORT]`` is set and the values are meaningless.
 """
@@ -261,7 +261,7 @@ HIST_BASE = NUM_PLAYERS * NUM_PLAYERS * NUM_ACTIONS
 # at a position with the same memo key and no table move. Its keys carry ``ctx[C_MSALT]`` (a fresh salt per solve,
 # so ``Solver`` clears only the history part); ordering only, so values do not depend on it
 MEMO_LEN = (1 << MEMO_BITS) if MEMO_BITS > 0 else 0
-# with the adapter's ``BONUS_BITS``: the table of the adapter's ``bonus_floor`` after the memo, 2 ** BONUS_BITS slots
+# with the adapter's ``BONUS_BITS``: the table of the adapter's ``bonus_claim`` after the memo, 2 ** BONUS_BITS slots
 # of (key, answer); its keys carry the solve's salt (``ctx[C_SALT]``), so it is never cleared
 BONUS_BASE = HIST_BASE + 2 * MEMO_LEN
 HIST_LEN = BONUS_BASE + ((2 << BONUS_BITS) if BONUS_BITS > 0 else 0)

@@ -1,30 +1,35 @@
-"""The Pfeife bonus game of Dreierles: can the declarer keep the silent Pfeife bonus from going to the defenders?
+"""The Pfeife bonus game of Dreierles: which side can make sure of the Pfeife bonus's outcome?
 
-The Pfeife (the lowest trump) decides its silent bonus in the 16th trick (docs/rules/dreierles.md §6.4): a
-defender's Pfeife scores for the defenders when it wins that trick (it is his last card and neither other seat
-plays a trump to it); the declarer's Pfeife scores for them when it is played to that trick and loses it (another
-seat plays a trump). Whether the declarer can prevent that does not depend on the card points at all: only on who
-holds which card, the rank order within each suit and who is on lead. This module answers that question exactly,
-by a small boolean search over the three hands (bit masks; the follow rule of §5.2: follow suit, else trump, else
-any card; outside Räuber only):
+The Pfeife (the lowest trump) decides its bonus in the 16th trick (docs/rules/dreierles.md §6.4). Two questions:
 
-* the declarer's nodes need one card after which the bonus is denied, the defenders' nodes need it after every
-  card of theirs;
+* ``THEIRS``, the silent bonus for the defenders: a defender's Pfeife scores for them when it wins that trick (it is
+  his last card and neither other seat plays a trump to it); the declarer's silent Pfeife scores for them when it
+  is played to that trick and loses it (another seat plays a trump). ``DENIED``: the declarer can prevent it;
+  ``SCORED``: the defenders can make sure of it.
+* ``MINE``, the declarer's own Pfeife (announced or silent) winning the 16th trick for him. ``SCORED``: he can make
+  sure of it; ``DENIED``: the defenders can prevent it.
+
+Neither depends on the card points at all: only on who holds which card, the rank order within each suit and who
+is on lead. This module answers both exactly, by a small boolean search over the three hands (bit masks; the
+follow rule of §5.2: follow suit, else trump, else any card; outside Räuber only):
+
+* the nodes of the side against the bonus need one card after which it is denied, the other side's nodes need it
+  after every card of theirs;
 * the bonus is denied once the Pfeife has been played to an earlier trick; a defender's Pfeife also when the
-  declarer or the holder's partner holds nothing but trumps (his last card is then a trump, which beats it);
+  declarer or the holder's partner holds nothing but trumps (his last card is then a trump, which beats it), the
+  declarer's own winning also when a defender holds nothing but trumps;
 * cards of one hand and suit with no card in play between them are equivalent (the points do not count here, so
   unlike the main search's merging their values may differ); one of each class is tried;
-* results at trick starts go into a direct-mapped table keyed by the position up to ranks (the places of the cards
-  in play in rank order, the counts per suit, the seat on lead and the declarer's seat), so positions that differ
-  only in which cards of the same structure were played share an entry. An answer does not depend on the search,
-  the deal or the rules options; the keys carry a salt per solve (the solver's), so a solve never reads another
-  solve's answers and its node count does not depend on the solves before it.
+* results at trick starts go into a direct-mapped table keyed by the question and the position up to ranks (the
+  places of the cards in play in rank order, the counts per suit, the seat on lead and the declarer's seat), so
+  positions that differ only in which cards of the same structure were played share an entry. An answer does not
+  depend on the search, the deal or the rules options; the keys carry a salt per solve (the solver's), so a solve
+  never reads another solve's answers and its node count does not depend on the solves before it.
 
-The solver uses it as a cut (``tarockrl/solvers/adapters/dreierles.py``, ``bonus_floor``): where the declarer's
-points so far alone reach the zero window unless the defenders score the bonus, a denied bonus settles the node.
-(An announced Pfeife needs no such game: its failure is already in the declarer's table of values.)
-A search that would need more than its budget of nodes gives up (no answer, nothing stored); docs/solver.md,
-round "session 22", has the figures.
+The solver uses it as a cut (``tarockrl/solvers/adapters/dreierles.py``, ``bonus_claim``): where, with the
+points bounded for every play, the bonus's outcome alone decides the zero window, the side that can make sure of
+that outcome settles the node. A search that would need more than its budget of nodes gives up (no answer, nothing
+stored); docs/solver.md, rounds "session 22" and "session 23", has the figures.
 """
 
 from __future__ import annotations
@@ -58,9 +63,9 @@ def suit_counts(cards):
 
 @njit(cache=True, inline="always")
 def _position_key(h0, h1, h2, leader, declarer, question):
-    """The key of a trick start up to ranks: the places of the cards in play in rank order (hand 2 holds the
-    rest), the number of cards per suit, the seat on lead and the declarer's seat. The Pfeife, when in play, is
-    the lowest trump, so its place is part of it."""
+    """The key of a trick start for ``question`` up to ranks: the places of the cards in play in rank order (hand
+    2 holds the rest), the number of cards per suit, the seat on lead and the declarer's seat. The Pfeife, when in
+    play, is the lowest trump, so its place is part of it."""
     rem = h0 | h1 | h2
     h = hmix(np.int64(0x5EED_B0B0) + declarer + 4 * question, pext(h0, rem) | (leader << np.int64(48)))
     return hmix(hmix(h, pext(h1, rem)), suit_counts(rem))
@@ -162,11 +167,12 @@ def _search(hands, c0, c1, n, leader, declarer, holder, question, table, base, b
 
 @njit(cache=True)
 def bonus_game(h0, h1, h2, leader, declarer, holder, table, base, bits, salt, budget, question=THEIRS):
-    """Whether the declarer can keep the Pfeife of ``holder`` (a defender, or himself with a silent Pfeife) from
-    scoring for the defenders in the 16th trick (a defender's winning it, his own losing it), from a trick start
-    with the hands ``h0``-``h2`` and ``leader`` on lead: ``(DENIED | SCORED | UNKNOWN, nodes)``. The
-    table is ``table[base:base + 2 ** (bits + 1)]`` (key, answer per slot), its keys mixed with ``salt``; at most
-    ``budget`` nodes."""
+    """``(DENIED | SCORED | UNKNOWN, nodes)`` for ``question`` about the Pfeife of ``holder`` from a trick start
+    with the hands ``h0``-``h2`` and ``leader`` on lead: ``THEIRS`` (``holder`` a defender, or the declarer with a
+    silent Pfeife), whether the declarer can keep it from scoring for the defenders in the 16th trick (a
+    defender's winning it, his own losing it); ``MINE`` (``holder`` the declarer), whether he can make it win the
+    16th trick. The table is ``table[base:base + 2 ** (bits + 1)]`` (key, answer per slot), its keys mixed with
+    ``salt``; at most ``budget`` nodes."""
     hands = np.empty(3, dtype=np.int64)
     hands[0] = h0
     hands[1] = h1

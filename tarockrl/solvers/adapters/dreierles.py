@@ -54,11 +54,13 @@ threshold and stores the least (most) points so far known to reach (miss) it (wi
 ``skey``, a similar position's pasts shifted by ``pdelta``); the same static bounds cut. There,
 at a trick start with at most ``SWEEP_TRICKS`` tricks left, ``sweep`` gives the exact value when the Pfeife's side
 can make sure of every trick left and of the Pfeife winning the 16th (the best it can get at all). And at a trick
-start where the declarer's points so far alone would pass the zero window unless the defenders score the silent
-Pfeife bonus, ``bonus_floor`` asks the Pfeife bonus game (``_dreierles_bonus.py``: can the declarer keep a
-defender's Pfeife from winning the 16th trick, or his own from losing it, a question of cards and lead only,
-answered by a small boolean search with its own table); when he can, the node is settled (docs/solver.md, round
-"session 22").
+start where a Pfeife bonus alone decides the zero window once the points are bounded for every play (the
+declarer's sure trumps at least, all the points in play less the defenders' sure trumps at most: ``claim_points``),
+``bonus_claim`` asks the Pfeife bonus game (``_dreierles_bonus.py``): can the declarer keep the silent bonus from
+the defenders (a defender's Pfeife winning the 16th trick, his own losing it), and can he make his own Pfeife,
+announced or silent, win it? A question of cards and lead only, answered by a small boolean search with its own
+table; the side that can make sure of the outcome settles the node (docs/solver.md, rounds "session 22" and
+"session 23").
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
@@ -1380,9 +1382,10 @@ def sweep(row, opts, root):
 
 
 # the Pfeife bonus game (``tarockrl/solvers/adapters/_dreierles_bonus.py``) as a cut at threshold nodes
-# (template ``BONUS_BITS``, ``bonus_floor``): its table has 2 ** BONUS_BITS slots, a search at most BONUS_BUDGET
-# nodes. Measured (docs/solver.md, round "session 22"): over 75 whole deals the median falls from 9.82M to 6.56M
-# nodes and from 2.58 s to 1.85 s, deal 60 from 11.86M to 1.06M
+# (template ``BONUS_BITS``, ``bonus_amounts``, ``bonus_claim``, ``claim_points``): its table has 2 ** BONUS_BITS
+# slots, a search at most BONUS_BUDGET nodes. Measured (docs/solver.md, rounds "session 22" and "session 23"):
+# over 75 whole deals the median falls from 9.82M to 6.56M nodes (the defenders' bonus denied, from the points
+# so far) and to 6.42M (both bonuses either way, from the points of every play), deal 60 from 11.86M to 1.06M
 BONUS_BITS = 20
 BONUS_BUDGET = 4000
 
