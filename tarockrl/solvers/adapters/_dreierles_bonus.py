@@ -113,7 +113,7 @@ def _search(hands, c0, c1, n, leader, declarer, holder, question, table, base, b
         in_play |= ONE << c0
     if n == 2:
         in_play |= ONE << c1
-    # the declarer needs one card that denies the bonus, the defenders one that does not
+    # the side against the bonus needs one card after which it is denied, the bonus's side one after which it is not
     good = DENIED if (mover == declarer) != mine else SCORED
     unknown = False
     rest = legal & ~PFEIFE
@@ -142,7 +142,7 @@ def _search(hands, c0, c1, n, leader, declarer, holder, question, table, base, b
         else:
             trick = (ONE << c0) | (ONE << c1) | (ONE << c)
             w = winning_card(trick, SUIT_OF_CARD[c0], TRUMPS)
-            if (trick & PFEIFE) != 0:  # the Pfeife scores only as the winner of the 16th trick
+            if (trick & PFEIFE) != 0:  # the Pfeife decides its bonus only in the 16th trick
                 last = (hands[0] | hands[1] | hands[2]) == 0
                 r = SCORED if last and (w != 0 if own and not mine else w == 0) else DENIED
             else:

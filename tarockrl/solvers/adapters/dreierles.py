@@ -1208,6 +1208,16 @@ PFB_SURE_WIN = True
 
 
 @njit(cache=True)
+def _pfeife_holder(row):
+    """The seat whose hand holds the Pfeife, or -1 (played, in the current trick, or out of play)."""
+    holder = np.int64(-1)
+    for s in range(3):
+        if (row[L.HAND + s] & PFEIFE) != 0:
+            holder = np.int64(s)
+    return holder
+
+
+@njit(cache=True)
 def bonus_range(row, opts, root):
     """With the Pfeife still in play: the range of its bonus in the root side's value, relative to ``gtable``
     (which holds the failed announced bonus, or none when silent), per docs/rules/dreierles.md §6.4: an announced
@@ -1220,10 +1230,7 @@ def bonus_range(row, opts, root):
     so no bonus for the holder's side."""
     d = row[L.DECLARER]
     bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
-    holder = -1
-    for s in range(3):
-        if (row[L.HAND + s] & PFEIFE) != 0:
-            holder = s
+    holder = _pfeife_holder(row)
     if holder < 0 and row[L.TRICK_NO] < 15:  # in the current trick, not the last one: the bonus is decided
         return np.int64(0), np.int64(0)
     defender_holds = holder >= 0 and holder != d
@@ -1339,10 +1346,7 @@ def sweep(row, opts, root):
     k = 16 - row[L.TRICK_NO]
     if k < 2 or k > SWEEP_TRICKS:
         return no
-    holder = -1
-    for s in range(3):
-        if (row[L.HAND + s] & PFEIFE) != 0:
-            holder = s
+    holder = _pfeife_holder(row)
     if holder < 0:
         return no
     d = row[L.DECLARER]
@@ -1401,10 +1405,7 @@ def bonus_amounts(row, opts, root):
     if row[L.TRICK_N] != 0 or row[L.RAEUBER] != 0:
         return zero, zero
     d = row[L.DECLARER]
-    holder = np.int64(-1)
-    for s in range(3):
-        if (row[L.HAND + s] & PFEIFE) != 0:
-            holder = s
+    holder = _pfeife_holder(row)
     if holder < 0:
         return zero, zero
     bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
@@ -1422,10 +1423,7 @@ def bonus_claim(row, opts, table, base, salt, question):
     winning the 16th trick): ``DENIED``, ``SCORED`` or -1 (out of budget). The game's table is ``table[base:]``,
     its keys mixed with the solve's ``salt``; ``nodes``: its nodes."""
     d = row[L.DECLARER]
-    holder = np.int64(0)
-    for s in range(3):
-        if (row[L.HAND + s] & PFEIFE) != 0:
-            holder = s
+    holder = _pfeife_holder(row)
     return bonus_game(row[L.HAND], row[L.HAND + 1], row[L.HAND + 2], row[L.CUR], d, holder, table, base,
                       np.int64(BONUS_BITS), salt, np.int64(BONUS_BUDGET), np.int64(question))
 
