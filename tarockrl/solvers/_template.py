@@ -157,6 +157,16 @@ def _gval(gt, glen, p):
 
 
 @njit(cache=True)
+def _bonus_bounds(bq, glo, ghi, alpha, beta):
+    """For a bonus that moves the root side's value by ``bq`` when scored, with the value ``glo``..``ghi`` without
+    it: ``(scored bound, it cuts, denied bound, it cuts)``. Scored, the value moves by the bonus; denied, the bonus
+    cannot move it its way (a lower bound when it is against the root side, an upper one when for it)."""
+    if bq > 0:
+        return glo + bq, glo + bq >= beta, ghi, ghi <= alpha
+    return ghi + bq, ghi + bq <= alpha, glo, glo >= beta
+
+
+@njit(cache=True)
 def _f_to_r(flo, fhi, p0, gt, glen, gdir):
     """Bounds on the future points F of an additive position -> bounds on the root side's value."""
     if gdir > 0:
@@ -568,17 +578,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                             bq_ = bq0_ if q_ == 0 else bq1_
                             if got_ or bq_ == 0:
                                 continue
-                            # scored: the value moves by the bonus; denied: it cannot move the value its way
-                            if bq_ > 0:
-                                csc_ = glo_ + bq_
-                                cdn_ = ghi_
-                                wsc_ = csc_ >= b_
-                                wdn_ = cdn_ <= a_
-                            else:
-                                csc_ = ghi_ + bq_
-                                cdn_ = glo_
-                                wsc_ = csc_ <= a_
-                                wdn_ = cdn_ >= b_
+                            csc_, wsc_, cdn_, wdn_ = _bonus_bounds(bq_, glo_, ghi_, a_, b_)
                             if not (wsc_ or wdn_):
                                 continue
                             ans_, bn_ = bonus_claim(row, opts, hist, BONUS_BASE, ctx[C_SALT], q_)

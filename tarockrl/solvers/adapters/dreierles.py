@@ -1208,6 +1208,17 @@ PFB_SURE_WIN = True
 
 
 @njit(cache=True)
+def _pfeife_swing(row, opts):
+    """What the Pfeife bonus adds to the declarer's value relative to ``gtable`` (docs/rules/dreierles.md §6.4,
+    paid by each defender, doubled per knock with ``knock_doubles_bonuses``): an announced one that wins the 16th
+    trick (its failure is in ``gtable`` already), else the silent bonus of whichever side scores it."""
+    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
+    if row[L.ANNOUNCED] == 1:
+        return 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+    return 2 * opts[O_PFEIFE_SILENT] * bm
+
+
+@njit(cache=True)
 def _pfeife_holder(row):
     """The seat whose hand holds the Pfeife, or -1 (played, in the current trick, or out of play)."""
     holder = np.int64(-1)
@@ -1229,7 +1240,6 @@ def bonus_range(row, opts, root):
     hand holds trumps only will play a trump, above the Pfeife, to the 16th trick: then the Pfeife cannot win it,
     so no bonus for the holder's side."""
     d = row[L.DECLARER]
-    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
     holder = _pfeife_holder(row)
     if holder < 0 and row[L.TRICK_NO] < 15:  # in the current trick, not the last one: the bonus is decided
         return np.int64(0), np.int64(0)
@@ -1255,9 +1265,9 @@ def bonus_range(row, opts, root):
         d_no_trump = (row[L.HAND + d] & TRUMPS) == 0
     if row[L.ANNOUNCED] == 1:
         lo = np.int64(0)
-        hi = np.int64(0) if defender_holds or f_trumps_only else 4 * opts[O_PFEIFE_ANNOUNCED] * bm
+        hi = np.int64(0) if defender_holds or f_trumps_only else _pfeife_swing(row, opts)
     else:
-        hi = 2 * opts[O_PFEIFE_SILENT] * bm
+        hi = _pfeife_swing(row, opts)
         lo = -hi
         if holder == d and sure_win:
             lo = np.int64(0)  # the declarer's Pfeife is not played to the 16th trick (0) or wins it
@@ -1351,7 +1361,6 @@ def sweep(row, opts, root):
         return no
     d = row[L.DECLARER]
     leader = row[L.CUR]
-    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
     f1 = (d + 1) % 3
     f2 = (d + 2) % 3
     ha = row[L.HAND]
@@ -1363,7 +1372,7 @@ def sweep(row, opts, root):
         f = pile_points(ha | hb | hc, opts)
         if _start_hi_static(ha, hb, hc, d, d, opts) < f:  # the defenders surely take a trick: no sweep
             return no
-        b = 4 * opts[O_PFEIFE_ANNOUNCED] * bm if row[L.ANNOUNCED] == 1 else 2 * opts[O_PFEIFE_SILENT] * bm
+        b = _pfeife_swing(row, opts)
         if not pfeife_declarer_sweep(row[L.HAND + d], row[L.HAND + f1], row[L.HAND + f2], SWEEP_BUDGET):
             return no
     else:
@@ -1371,7 +1380,7 @@ def sweep(row, opts, root):
             return no
         if _start_lo(ha, hb, hc, leader, d, opts) > 0:  # the declarer surely takes a trick: no sweep
             return no
-        b = -2 * opts[O_PFEIFE_SILENT] * bm
+        b = -_pfeife_swing(row, opts)
         partner = f1 if holder == f2 else f2
         hh = row[L.HAND + holder]
         hp = row[L.HAND + partner]
@@ -1408,12 +1417,10 @@ def bonus_amounts(row, opts, root):
     holder = _pfeife_holder(row)
     if holder < 0:
         return zero, zero
-    bm = (ONE << row[L.KNOCKS]) if opts[O_KNOCK_DOUBLES_BONUSES] != 0 else ONE
-    sign = np.int64(1) if root == d else np.int64(-1)
+    b = _pfeife_swing(row, opts) if root == d else -_pfeife_swing(row, opts)
     if row[L.ANNOUNCED] == 1:  # his Pfeife; its failure is in ``gtable`` already
-        return zero, sign * 4 * opts[O_PFEIFE_ANNOUNCED] * bm
-    silent = 2 * opts[O_PFEIFE_SILENT] * bm
-    return -sign * silent, (sign * silent if holder == d else zero)
+        return zero, b
+    return -b, (b if holder == d else zero)
 
 
 @njit(cache=True)
