@@ -285,7 +285,8 @@ class Solver:
 
 # the columns of Solver.solve's ``stats`` (counts per depth below the root)
 STATS_COLUMNS = ("nodes", "static_cut", "tt_probe", "tt_hit", "tt_cut", "expanded", "cutoff", "cutoff_first",
-                 "children", "threshold", "additive", "tt_move", "tt_similar", "bonus_nodes")
+                 "children", "threshold", "additive", "tt_move", "tt_similar", "bonus_nodes",
+                 "pre_searches", "pre_cuts", "pre_nodes")
 
 
 def _salt_of(i: int) -> int:

@@ -37,6 +37,8 @@ _OPTIONAL.update({"PAYOFF_SIM": "NO_PAYOFF_SIM", "skey": "no_skey", "pvec": "no_
 # a bonus decided later settled by the adapter's own game at threshold nodes (session 22)
 _OPTIONAL.update({"BONUS_BITS": "NO_BONUS_BITS", "bonus_claim": "no_bonus_claim",
                  "bonus_amounts": "no_bonus_amounts", "claim_points": "no_claim_points"})
+# a points-only search of a threshold node before its own (session 24)
+_OPTIONAL.update({"PRESEARCH": "NO_PRESEARCH", "pre_at": "no_pre_at"})
 
 
 def search_module(game_name: str) -> ModuleType:

@@ -32,7 +32,12 @@ the state row is small, so a copy is as cheap as an undo. Per node:
 Adapters may add exact claims at threshold nodes after a table miss: ``sweep`` (the exact value) and, with
 ``BONUS_BITS``, ``bonus_amounts``/``bonus_claim``/``claim_points`` (a bonus decided later whose outcome one side
 can make sure of: the table at the declarer's least or most points in every play, plus that outcome, bounds the
-value; its own table lives in ``hist`` after the memo, its keys salted per solve).
+value; its own table lives in ``hist`` after the memo, its keys salted per solve). With ``PRESEARCH``, at the
+threshold nodes the adapter's ``pre_at`` selects, the same position is first searched for the points alone (the
+objective ``OBJ_NO_BONUS``: every node below is additive, a finished deal worth the monotone table at its final
+points). That value bounds the real one within the bonus range, so where the range's end on the side of its result
+is 0 it settles the node; else the node is searched as usual. Per probe the pre-searches run only while enough of
+them settle their node (``_pre_learned``).
 
 A node budget (``ctx[C_MAX]``) aborts the search: ``ctx[C_ABORT]`` is set and the values are meaningless.
 """
@@ -51,6 +56,7 @@ from tarockrl.solvers._common import (  # noqa: F401
     BW_NO_TTMOVE,
     BW_ROOT_ALL,
     BW_TT_DIR,
+    OBJ_NO_BONUS,
     budget_word,
 )
 
@@ -67,6 +73,7 @@ from tarockrl.solvers._common import NO_MEMO_LEARN as MEMO_LEARN  # noqa: F401
 from tarockrl.solvers._common import NO_ORDER_LEARN as ORDER_LEARN  # noqa: F401
 from tarockrl.solvers._common import NO_PAYOFF_SIM as PAYOFF_SIM  # noqa: F401
 from tarockrl.solvers._common import NO_PLAYOUT_GUESS as PLAYOUT_GUESS  # noqa: F401
+from tarockrl.solvers._common import NO_PRESEARCH as PRESEARCH  # noqa: F401
 from tarockrl.solvers._common import NO_SWEEP as SWEEP  # noqa: F401
 from tarockrl.solvers._common import no_alt_class as alt_class  # noqa: F401
 from tarockrl.solvers._common import no_bonus_amounts as bonus_amounts  # noqa: F401
@@ -81,6 +88,7 @@ from tarockrl.solvers._common import no_hint_ctx as hint_ctx  # noqa: F401
 from tarockrl.solvers._common import no_hist_slot as hist_slot  # noqa: F401
 from tarockrl.solvers._common import no_memo_key as memo_key  # noqa: F401
 from tarockrl.solvers._common import no_pdelta as pdelta  # noqa: F401
+from tarockrl.solvers._common import no_pre_at as pre_at  # noqa: F401
 from tarockrl.solvers._common import no_pvec as pvec  # noqa: F401
 from tarockrl.solvers._common import no_root_levels as root_levels  # noqa: F401
 from tarockrl.solvers._common import no_skey as skey  # noqa: F401
@@ -131,7 +139,12 @@ MEMO_BUCKETS = 12
 # those whose cutting move is the first of the default ``hint_at`` (+ 1), where the two differ
 C_OCOUNT = C_MCOUNT + (4 * MEMO_BUCKETS if MEMO_LEARN > 0 else 0)
 ALT_CLASSES = 64
-CTX_LEN = C_OCOUNT + (2 * ALT_CLASSES if ORDER_LEARN > 0 else 0)
+# ``PRESEARCH``: per zero-window probe, the pre-searches run, those that settled their node, and the nodes where
+# one was not run
+C_PTRY = C_OCOUNT + (2 * ALT_CLASSES if ORDER_LEARN > 0 else 0)
+C_PCUT = C_PTRY + 1
+C_PSKIP = C_PTRY + 2
+CTX_LEN = C_PTRY + (3 if PRESEARCH else 0)
 # C_VONLY: the root's value and one best action only (no exact value of the other root actions);
 # C_BMOVE: set by ``_mtdf`` at the root, the best move of its last fail-high search (-1: none known);
 # C_MSALT: the salt of the refutation memo's keys (``MEMO_BITS``; ``Solver`` sets it per solve)
@@ -139,10 +152,11 @@ CTX_LEN = C_OCOUNT + (2 * ALT_CLASSES if ORDER_LEARN > 0 else 0)
 # the static bounds, table probes, probes that found the key, cut by the table entry, nodes expanded (moves
 # generated), expanded nodes with a cutoff, cutoffs on the first move, children searched, threshold-entry nodes,
 # additive nodes, expanded nodes with a table move, probes that found the entry of a similar position
-# (``PAYOFF_SIM``: the same structure, other counting values)
+# (``PAYOFF_SIM``: the same structure, other counting values), the bonus game's nodes, and with ``PRESEARCH`` the
+# pre-searches run, those that settled their node, and the nodes of all of them
 (S_NODES, S_STATIC, S_PROBE, S_HIT, S_TTCUT, S_EXP, S_CUT, S_CUT1, S_MOVES, S_SEMI, S_ADD, S_TTMOVE,
- S_SIM, S_BONUS) = range(14)
-ST_LEN = 14
+ S_SIM, S_BONUS, S_PRE, S_PRECUT, S_PRENODES) = range(17)
+ST_LEN = 17
 ADD_SALT = np.int64(0x3C6EF372FE94F82B)  # keeps keys of additive positions apart from full keys
 SEMI_SALT = np.int64(0x1B873593)  # keeps keys of threshold entries (positions with a monotone past) apart
 
@@ -319,6 +333,32 @@ def _tt_key(row, opts, salt, add, semi):
     return key(row, opts) ^ salt
 
 
+PRE_WARM = 32  # the first pre-searches of a probe always run
+PRE_LEARN = 25  # then only while at least this share (%) of them settled their node
+PRE_EXPLORE = 16  # and one in this many of the others
+
+
+@njit(cache=True, inline="always")
+def _pre_learned(ctx):
+    """Whether a pre-search runs at this node (``PRESEARCH``): while the probe's first ``PRE_WARM`` run, then
+    where at least ``PRE_LEARN`` % of the probe's pre-searches settled their node, and at one node in
+    ``PRE_EXPLORE`` of the others (the share is learned again as the probe goes on)."""
+    t = ctx[C_PTRY]
+    if t < PRE_WARM or 100 * ctx[C_PCUT] >= PRE_LEARN * t:
+        return True
+    ctx[C_PSKIP] += 1
+    return ctx[C_PSKIP] % PRE_EXPLORE == 0
+
+
+@njit(cache=True, inline="always")
+def _leaf_value(row, opts, root, obj, gt, glen):
+    """The value of a finished deal: the adapter's ``leaf``, or in a points-only pre-search (``PRESEARCH``,
+    objective ``OBJ_NO_BONUS``) the monotone table at the declarer's final points (no bonus)."""
+    if PRESEARCH and obj == OBJ_NO_BONUS:
+        return _gval(gt, glen, apast(row, opts))
+    return leaf(row, opts, root, obj)
+
+
 # per-depth frame slots of the iterative search (int64[MAX_DEPTH + 2, F_LEN])
 F_ALPHA, F_BETA, F_A0, F_B0, F_BEST, F_BM, F_I, F_M, F_MAX, F_KEY, F_ADD, F_P0, F_N0, F_TT = range(14)
 # budgeted rounds: node deadline, base budget, round, open moves, expected cut node
@@ -327,7 +367,11 @@ F_MEMO = 19  # ``MEMO_LEARN``: the memo's move at this node (-1: none), ordered 
 # ``ORDER_LEARN``: the first move of the default and of the alternative ordering (-1: they agree or no class),
 # the node's class
 F_ADEF, F_AALT, F_ACLS = 20, 21, 22
-F_LEN = 23 if ORDER_LEARN > 0 else 20
+# ``PRESEARCH``: 1 while this node's points-only pre-search runs (its child at the next depth), 2 once it did not
+# settle the node (the node is entered again); the bonus range's ends at the node
+F_BASE_LEN = 23 if ORDER_LEARN > 0 else 20
+F_PRE, F_PBLO, F_PBHI, F_PN0 = F_BASE_LEN, F_BASE_LEN + 1, F_BASE_LEN + 2, F_BASE_LEN + 3
+F_LEN = F_BASE_LEN + (4 if PRESEARCH else 0)
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt; with ``PAYOFF_SIM``
@@ -384,6 +428,10 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     d = d0
     fr[d, F_ALPHA] = alpha
     fr[d, F_BETA] = beta
+    if PRESEARCH:
+        fr[d, F_PRE] = 0
+    pre_d = np.int64(-1)  # ``PRESEARCH``: the depth of the node whose pre-search runs (-1: none)
+    pre_obj = ctx[C_OBJ]
     ret = np.int64(0)
     mode = ENTER
     while True:
@@ -402,10 +450,13 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     j += 1
                 d = j - 1
                 cdl = fr[d, F_DL]
+                if PRESEARCH and 0 <= pre_d and d <= pre_d:  # unwound out of a pre-search: its objective ends
+                    ctx[C_OBJ] = pre_obj
+                    pre_d = np.int64(-1)
                 mode = NEXT
                 continue
             if is_over(row):
-                ret = leaf(row, opts, root, ctx[C_OBJ])
+                ret = _leaf_value(row, opts, root, ctx[C_OBJ], gt, glen)
                 mode = RETURN
                 continue
             if not plain and forced_rest(row):  # every play left is forced: play it out
@@ -414,7 +465,7 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 while not is_over(child):
                     gen(child, opts, moves[d + 1], reps[d + 1], 0)
                     apply(child, moves[d + 1, 0], opts)
-                ret = leaf(child, opts, root, ctx[C_OBJ])
+                ret = _leaf_value(child, opts, root, ctx[C_OBJ], gt, glen)
                 mode = RETURN
                 continue
             a_ = fr[d, F_ALPHA]
@@ -436,6 +487,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     st[d, S_ADD] += 1 if add else 0
                 k = np.int64(0)
                 hit = False
+                sblo = np.int64(0)
+                sbhi = np.int64(0)
                 if usett:  # the key first: its table bucket loads (prefetch) while the static bounds are computed
                     k = _tt_key(row, opts, ctx[C_SALT], add, semi)
                     prefetch_read(tt, (k & mask) * TT_COLS)
@@ -449,6 +502,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     bhi = np.int64(0)
                     if semi:
                         blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
+                        sblo = blo
+                        sbhi = bhi
                     if BOUND_NEED:  # the adapter's bounds are told the rest's points at which they cut
                         # (``afmin`` from ``need`` up, ``afmax`` up to ``lim``) and stop once they know the answer;
                         # the table's binary searches are kept for the last window and bonus range
@@ -605,6 +660,37 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                         ret = _gval(gt, glen, p0 * gdir + f_) + b_s
                         mode = RETURN
                         continue
+                # ``PRESEARCH``: the same position searched for the points alone (the bonus in play left out, so
+                # every node below is additive, its entries shared by every past and threshold). The value lies in
+                # [g + lo, g + hi] for g that search's value and [lo, hi] the bonus range (the side keeping the
+                # points to g holds the value within the bonus range of every play): where the range's end on one
+                # side is 0, the pre-search's result on that side of the window settles the node
+                if (PRESEARCH and semi and fr[d, F_PRE] == 0 and pre_d < 0 and (sblo == 0 or sbhi == 0)
+                        and pre_at(row, opts) and _pre_learned(ctx)):
+                    ctx[C_PTRY] += 1
+                    fr[d, F_PRE] = 1
+                    fr[d, F_PN0] = ctx[C_NODES]
+                    if stats:
+                        st[d, S_PRE] += 1
+                    fr[d, F_PBLO] = sblo
+                    fr[d, F_PBHI] = sbhi
+                    pre_d = np.int64(d)
+                    pre_obj = ctx[C_OBJ]
+                    ctx[C_OBJ] = OBJ_NO_BONUS
+                    child = stack[d + 1]
+                    copy_row(child, row, COPY_LEN)
+                    fr[d + 1, F_ALPHA] = a_
+                    fr[d + 1, F_BETA] = b_
+                    fr[d + 1, F_PRE] = 0
+                    if BUDGET_ROUNDS:
+                        fr[d + 1, F_DL] = cdl
+                    fr[d, F_MAX] = 1 if side(row, cur(row), root) == 0 else 0
+                    fr[d, F_I] = 0
+                    if BUDGET_ROUNDS:
+                        fr[d, F_CUTX] = 0
+                    d += 1
+                    mode = ENTER
+                    continue
             if MEMO_LEARN > 0:
                 fr[d, F_MEMO] = -1
             if MEMO_BITS > 0 and ttm < 0 and not plain:  # no table move: the memo's, when it has one
@@ -740,6 +826,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 else:
                     fr[d + 1, F_ALPHA] = fr[d, F_ALPHA]
                     fr[d + 1, F_BETA] = fr[d, F_BETA]
+                if PRESEARCH:
+                    fr[d + 1, F_PRE] = 0
                 if BUDGET_ROUNDS:
                     fr[d + 1, F_DL] = dl
                     cdl = dl
@@ -851,6 +939,23 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             if d == d0:
                 return ret
             d -= 1
+            if PRESEARCH and d == pre_d:  # the pre-search of the node at d is done: it settles the node or not
+                ctx[C_OBJ] = pre_obj
+                pre_d = np.int64(-1)
+                if ((ret <= fr[d, F_ALPHA] and fr[d, F_PBHI] == 0) or (ret >= fr[d, F_BETA] and fr[d, F_PBLO] == 0)):
+                    ctx[C_PCUT] += 1
+                    if stats:
+                        st[d, S_STATIC] += 1
+                        st[d, S_PRECUT] += 1
+                        st[d, S_PRENODES] += ctx[C_NODES] - fr[d, F_PN0]
+                    fr[d, F_PRE] = 0
+                    mode = RETURN  # the node's value bound: the pre-search's, as its bonus end is 0
+                    continue
+                if stats:
+                    st[d, S_PRENODES] += ctx[C_NODES] - fr[d, F_PN0]
+                fr[d, F_PRE] = 2
+                mode = ENTER  # the node again, searched as before
+                continue
             v = ret
             a = moves[d, fr[d, F_I] - 1]
             if BUDGET_ROUNDS and fr[d, F_BUD] > 0:  # the move is done; this frame's deadline again
@@ -1186,6 +1291,10 @@ def _mtdf(stack, d0, guess, lo, hi, opts, ctx, moves, reps, scores, tt, hist, gt
         if ORDER_LEARN > 0:  # every probe learns afresh where the alternative ordering cuts
             for j in range(2 * ALT_CLASSES):
                 ctx[C_OCOUNT + j] = 0
+        if PRESEARCH:  # and how often the pre-searches settle their node
+            ctx[C_PTRY] = 0
+            ctx[C_PCUT] = 0
+            ctx[C_PSKIP] = 0
         first = False
         ctx[C_PROBES] += 1
         fr[d0, F_BM] = -1  # set only when the search expands stack[d0] (not on a static or table cut there)

@@ -57,6 +57,7 @@ def test_adapters_switch_the_enhancements():
     assert search_module("dreierles").MEMO_LEARN == 25
     assert search_module("dreierles").ORDER_LEARN == 50
     assert search_module("dreierles").PAYOFF_SIM == 1 and search_module("dreierles").TT_COLS == 8
+    assert search_module("dreierles").PRESEARCH is True and search_module("troccas").PRESEARCH is False
     troccas = search_module("troccas")  # the playout guess (level 1), the malus and a memo, nothing learned
     assert troccas.PLAYOUT_GUESS == 1 and troccas.HIST_MALUS is True and troccas.MEMO_BITS == 18
     assert troccas.MEMO_LEARN == 0 and troccas.ORDER_LEARN == 0 and troccas.BAND_FIRST is False
@@ -71,7 +72,8 @@ def test_adapters_switch_the_enhancements():
         assert m.MEMO_LEARN == 0
         assert m.ORDER_LEARN == 0
         assert m.PAYOFF_SIM == 0 and m.TT_COLS == 7  # no payoff-similar entries, no values column
-        assert m.CTX_LEN == m.C_MCOUNT  # no memo counters, no alternative-order counters
+        assert m.PRESEARCH is False
+        assert m.CTX_LEN == m.C_MCOUNT  # no memo counters, no alternative-order counters, no pre-search counters
         assert m.F_LEN == 20
         assert m.HIST_LEN == m.NUM_PLAYERS * m.NUM_PLAYERS * m.NUM_ACTIONS
 
@@ -458,7 +460,7 @@ def test_order_learn_values_stay_exact_and_count_both_orders():
     before this round found them (docs/solver.md, round order14)."""
     sol = solver_for("dreierles")
     k = sol.kernels
-    assert k.ORDER_LEARN == 50 and k.CTX_LEN == k.C_OCOUNT + 2 * k.ALT_CLASSES
+    assert k.ORDER_LEARN == 50 and k.CTX_LEN == k.C_OCOUNT + 2 * k.ALT_CLASSES + 3
     positions = _positions(9, 17)
     for index in (8, 14, 16):  # 9 in the slow suite
         _assert_equals_unpruned_search(sol, positions[index])
@@ -466,7 +468,8 @@ def test_order_learn_values_stay_exact_and_count_both_orders():
 
     game = tarockrl.make_game("dreierles")
     ctx = _value_only_solve_root(sol, _position(game, 6, 16)._row.copy(), game.encoded_options, 777, -56)
-    counts = ctx[k.C_OCOUNT:].reshape(k.ALT_CLASSES, 2)  # per class: the alternative's first move cut, the default's
+    # per class: the alternative's first move cut, the default's (the pre-search's counters follow)
+    counts = ctx[k.C_OCOUNT:k.C_PTRY].reshape(k.ALT_CLASSES, 2)
     assert counts[:, 0].sum() > 0 and counts[:, 1].sum() > 0
     assert counts[36:].sum() == 0  # classes 3 * trick (at most 11) + kind (0-2)
     for seed, value in ((1, -45), (7, -124), (8, -163), (10, -32), (20, -120)):

@@ -13,7 +13,7 @@ from numba import njit
 import tarockrl
 from tarockrl.games.dreierles import kernels as DK
 from tarockrl.games.dreierles import layout as L
-from tarockrl.games.dreierles.cards import CARD_VALUES
+from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE
 from tarockrl.solvers._bits import pext, pext_soft
 from tarockrl.solvers.adapters import dreierles as A
 
@@ -312,14 +312,15 @@ def test_order14_follow_rules(pass_all):
     card that does not overtake and is the highest of its suit still in the hands (a master) is tried after every
     other plain card that does not overtake; (2) second to play against an opponent's lead, when the third seat
     cannot overtake (or is a partner), the plain cards that win are tried most valuable first, before every other
-    card. Everywhere else ``hint_alt`` is ``hint_at``. ``alt_class`` is 3 * trick (at most 11) + kind: 0 second
+    card. With rule 8, while a defender holds the Pfeife, (1) covers the trumps too (the highest trump still in the
+hands). Everywhere else ``hint_alt`` is ``hint_at``. ``alt_class`` is 3 * trick (at most 11) + kind: 0 second
     card after a partner's lead, 1 second card after an opponent's lead, 2 third card with the mover's side
     winning; -1 on leads, in Räuber, at the declarer's nodes and at third cards the opponents win."""
-    assert A.ORDER_RULES == 7 and A.ORDER_LEARN > 0
+    assert A.ORDER_RULES == 15 and A.ORDER_LEARN > 0
     game = tarockrl.make_game("dreierles")
     opts = game.encoded_options
     trumps = int(A.TRUMPS)
-    seen1 = seen2 = same = 0
+    seen1 = seen2 = seen8 = same = 0
     for seed in range(30):
         for row in _play_rows(game, 500 + seed, pass_all):
             n = int(row[L.TRICK_N])
@@ -352,6 +353,10 @@ def test_order14_follow_rules(pass_all):
                 inhand = int(row[L.HAND]) | int(row[L.HAND + 1]) | int(row[L.HAND + 2])
                 sc = dict(zip(cards, g.tolist()))
                 plain_under = [c for c in cards if not (trumps >> c) & 1 and win(trick + [c]) != c]
+                d = int(row[L.DECLARER])
+                defender_pfeife = any(int(row[L.HAND + p]) & int(PFEIFE) for p in range(3) if p != d)
+                if defender_pfeife:  # rule 8: the trumps too, while a defender holds the Pfeife
+                    plain_under += [c for c in cards if (trumps >> c) & 1 and win(trick + [c]) != c]
                 third = (me + 1) % 3
                 if mine:
                     if n == 1 and _side(row, third, root) != _side(row, me, root):
@@ -364,6 +369,7 @@ def test_order14_follow_rules(pass_all):
                             if c not in masters:
                                 assert sc[m_] < sc[c], (seed, root, m_, c, sc)
                                 seen1 += 1
+                                seen8 += (trumps >> m_) & 1
                 elif n == 1:
                     h3 = int(row[L.HAND + third])
                     wins = []
@@ -384,4 +390,4 @@ def test_order14_follow_rules(pass_all):
                                 assert sc[a] > sc[b], (seed, root, a, b, sc)
     assert same > 100
     if not pass_all:
-        assert seen1 > 20 and seen2 > 20, (seen1, seen2)
+        assert seen1 > 20 and seen2 > 20 and seen8 > 5, (seen1, seen2, seen8)
