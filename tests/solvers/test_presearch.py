@@ -20,7 +20,7 @@ from tests.solvers.test_bonus_game import _descents
 
 
 def test_values_stay_exact_where_the_pre_search_settles_nodes():
-    """Whole solves (every root action, and the value alone) against plain minimax with 5-6 tricks left and the
+    """Whole solves (every root action, and the value alone) against plain minimax with 4-5 tricks left and the
     declarer's announced Pfeife in his hand, at every position in a trick, the root either side; pre-searches run
     and settle nodes in enough of them to count. With a defender's Pfeife none runs (the adapter's ``pre_at``)."""
     solver = solver_for("dreierles")
@@ -28,14 +28,14 @@ def test_values_stay_exact_where_the_pre_search_settles_nodes():
     cuts = STATS_COLUMNS.index("pre_cuts")
     checked = ran = settled = 0
     for trick_n in (0, 1, 2):
-        for s in _descents((3, 7, 26, 42, 58, 62, 64, 72), (5, 6), 8, trick_n, announced=True):
+        for s in _descents((3, 7, 26, 42, 58, 62, 64, 72), (4, 5), 8, trick_n, announced=True):
             st = np.zeros(solver.search_stats_shape(), dtype=np.int64)
             assert_solve_matches_minimax(solver, s, st)
             ran += int(st[:, tries].sum() > 0)
             settled += int(st[:, cuts].sum() > 0)
             checked += 1
     assert checked >= 30 and ran >= 15 and settled >= 10, (checked, ran, settled)
-    for s in _descents((8, 15, 70), (5, 6), 4):
+    for s in _descents((8, 15, 70), (4, 5), 4):
         st = np.zeros(solver.search_stats_shape(), dtype=np.int64)
         assert_solve_matches_minimax(solver, s, st)
         assert st[:, tries].sum() == 0
