@@ -96,6 +96,13 @@ def no_bonus_amounts(row, opts, root):
     return np.int64(0), np.int64(0)
 
 
+@njit(cache=True, inline="always")
+def no_pre_at(row, opts):
+    """Default ``pre_at``: no points-only pre-search at this threshold node (see the Dreierles adapter)."""
+    return False
+
+
+OBJ_NO_BONUS = 2  # the objective of a points-only pre-search (``PRESEARCH``): the bonus in play left out
 BONUS_SCORED = 0  # ``bonus_claim``'s answers: its side can make sure of the bonus
 BONUS_DENIED = 1  # the other side can make sure it is not scored
 
@@ -112,13 +119,6 @@ NO_BONUS_BITS = 0  # default ``BONUS_BITS``: no table for ``bonus_claim``, which
 
 NO_SWEEP = False  # default ``SWEEP``: the template never calls ``sweep``
 NO_PRESEARCH = False  # default ``PRESEARCH``: the template never calls ``pre_at`` (no points-only pre-searches)
-OBJ_NO_BONUS = 2  # the objective of a points-only pre-search (``PRESEARCH``): the bonus in play left out
-
-
-@njit(cache=True, inline="always")
-def no_pre_at(row, opts):
-    """Default ``pre_at``: no points-only pre-search at this threshold node (see the Dreierles adapter)."""
-    return False
 NO_BAND_FIRST = False  # default ``BAND_FIRST``: MTD(f) tests the root's levels in one sequence
 NO_HIST_MALUS = False  # default ``HIST_MALUS``: a cutoff only rewards the cutting move in the history table
 NO_PLAYOUT_GUESS = False  # default ``PLAYOUT_GUESS``: MTD(f) starts from the level nearest 0, not from a playout

@@ -487,8 +487,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     st[d, S_ADD] += 1 if add else 0
                 k = np.int64(0)
                 hit = False
-                sblo = np.int64(0)
-                sbhi = np.int64(0)
+                blo = np.int64(0)  # the bonus range (threshold nodes)
+                bhi = np.int64(0)
                 if usett:  # the key first: its table bucket loads (prefetch) while the static bounds are computed
                     k = _tt_key(row, opts, ctx[C_SALT], add, semi)
                     prefetch_read(tt, (k & mask) * TT_COLS)
@@ -498,12 +498,8 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                     # when the value bound it gives already cuts, ``afmax`` is not computed (the same cut and
                     # value as with both, since a bound that cuts decides the returned value alone)
                     pp = p0 if add else p0 * gdir
-                    blo = np.int64(0)
-                    bhi = np.int64(0)
                     if semi:
                         blo, bhi = bonus_range(row, opts, ctx[C_ROOT])
-                        sblo = blo
-                        sbhi = bhi
                     if BOUND_NEED:  # the adapter's bounds are told the rest's points at which they cut
                         # (``afmin`` from ``need`` up, ``afmax`` up to ``lim``) and stop once they know the answer;
                         # the table's binary searches are kept for the last window and bonus range
@@ -665,15 +661,15 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 # [g + lo, g + hi] for g that search's value and [lo, hi] the bonus range (the side keeping the
                 # points to g holds the value within the bonus range of every play): where the range's end on one
                 # side is 0, the pre-search's result on that side of the window settles the node
-                if (PRESEARCH and semi and fr[d, F_PRE] == 0 and pre_d < 0 and (sblo == 0 or sbhi == 0)
+                if (PRESEARCH and semi and fr[d, F_PRE] == 0 and pre_d < 0 and (blo == 0 or bhi == 0)
                         and pre_at(row, opts) and _pre_learned(ctx)):
                     ctx[C_PTRY] += 1
                     fr[d, F_PRE] = 1
                     fr[d, F_PN0] = ctx[C_NODES]
                     if stats:
                         st[d, S_PRE] += 1
-                    fr[d, F_PBLO] = sblo
-                    fr[d, F_PBHI] = sbhi
+                    fr[d, F_PBLO] = blo
+                    fr[d, F_PBHI] = bhi
                     pre_d = np.int64(d)
                     pre_obj = ctx[C_OBJ]
                     ctx[C_OBJ] = OBJ_NO_BONUS

@@ -390,10 +390,10 @@ def alt_class(row, opts, root, hc):
 
 
 @njit(cache=True, inline="always")
-def _defender_pfeife(row):
-    """A defender's hand holds the Pfeife."""
-    d = row[L.DECLARER]
-    return ((row[L.HAND] | row[L.HAND + 1] | row[L.HAND + 2]) & ~row[L.HAND + d] & PFEIFE) != 0
+def _defender_holds_pfeife(row):
+    """A defender's hand holds the Pfeife (``_pfeife_holder``)."""
+    h = _pfeife_holder(row)
+    return h >= 0 and h != row[L.DECLARER]
 
 
 @njit(cache=True, inline="always")
@@ -407,7 +407,7 @@ def _hint_rules(row, opts, action, root, hc, rules):
         return np.int64(8) - VALUES[c]
     trump = ((ONE << c) & TRUMPS) != 0
     if rules != 0 and (rules & 4 == 0 or (row[L.RAEUBER] == 0 and row[L.CUR] != row[L.DECLARER])) and (
-            not trump or (rules & 8 != 0 and _defender_pfeife(row))):
+            not trump or (rules & 8 != 0 and _defender_holds_pfeife(row))):
         beats = winning_card(trick | (ONE << c), led, TRUMPS) == c
         if rules & 1 and partner != 0 and not beats and highest_index(inhand & SUIT_OF_CARD[c]) == c:
             return np.int64(8) - VALUES[c]  # a master: kept, tried after the other smears
