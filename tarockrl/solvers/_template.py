@@ -367,11 +367,7 @@ F_MEMO = 19  # ``MEMO_LEARN``: the memo's move at this node (-1: none), ordered 
 # ``ORDER_LEARN``: the first move of the default and of the alternative ordering (-1: they agree or no class),
 # the node's class
 F_ADEF, F_AALT, F_ACLS = 20, 21, 22
-# ``PRESEARCH``: 1 while this node's points-only pre-search runs (its child at the next depth), 2 once it did not
-# settle the node (the node is entered again); the bonus range's ends at the node
-F_BASE_LEN = 23 if ORDER_LEARN > 0 else 20
-F_PRE, F_PBLO, F_PBHI, F_PN0 = F_BASE_LEN, F_BASE_LEN + 1, F_BASE_LEN + 2, F_BASE_LEN + 3
-F_LEN = F_BASE_LEN + (4 if PRESEARCH else 0)
+F_LEN = 23 if ORDER_LEARN > 0 else 20
 MOVE_BITS = np.int64(16)  # table slot 3: best move + (subtree nodes << MOVE_BITS), the replacement priority
 MOVE_MASK = (np.int64(1) << MOVE_BITS) - np.int64(1)
 # key, lower, upper, move + work, (threshold entries) the two value bounds, the solve's salt; with ``PAYOFF_SIM``
@@ -428,16 +424,23 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
     d = d0
     fr[d, F_ALPHA] = alpha
     fr[d, F_BETA] = beta
-    if PRESEARCH:
-        fr[d, F_PRE] = 0
-    pre_d = np.int64(-1)  # ``PRESEARCH``: the depth of the node whose pre-search runs (-1: none)
+    # ``PRESEARCH`` (one pre-search at a time): the depth of the node whose pre-search runs (-1: none), the
+    # objective it replaced, that node's bonus range and node count; the depth of a node entered again after its
+    # pre-search did not settle it (-1: none)
+    pre_d = np.int64(-1)
     pre_obj = ctx[C_OBJ]
+    pre_blo = np.int64(0)
+    pre_bhi = np.int64(0)
+    pre_n0 = np.int64(0)
+    pre_again = np.int64(-1)
     ret = np.int64(0)
     mode = ENTER
     while True:
         if mode == ENTER:
             row = stack[d]
             ctx[C_NODES] += 1
+            pre_skip = d == pre_again  # this node's pre-search ran already
+            pre_again = np.int64(-1)
             if stats:
                 st[d, S_NODES] += 1
             if ctx[C_NODES] > ctx[C_MAX]:
@@ -661,23 +664,21 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 # [g + lo, g + hi] for g that search's value and [lo, hi] the bonus range (the side keeping the
                 # points to g holds the value within the bonus range of every play): where the range's end on one
                 # side is 0, the pre-search's result on that side of the window settles the node
-                if (PRESEARCH and semi and fr[d, F_PRE] == 0 and pre_d < 0 and (blo == 0 or bhi == 0)
+                if (PRESEARCH and semi and not pre_skip and pre_d < 0 and (blo == 0 or bhi == 0)
                         and pre_at(row, opts) and _pre_learned(ctx)):
                     ctx[C_PTRY] += 1
-                    fr[d, F_PRE] = 1
-                    fr[d, F_PN0] = ctx[C_NODES]
                     if stats:
                         st[d, S_PRE] += 1
-                    fr[d, F_PBLO] = blo
-                    fr[d, F_PBHI] = bhi
                     pre_d = np.int64(d)
                     pre_obj = ctx[C_OBJ]
+                    pre_blo = blo
+                    pre_bhi = bhi
+                    pre_n0 = ctx[C_NODES]
                     ctx[C_OBJ] = OBJ_NO_BONUS
                     child = stack[d + 1]
                     copy_row(child, row, COPY_LEN)
                     fr[d + 1, F_ALPHA] = a_
                     fr[d + 1, F_BETA] = b_
-                    fr[d + 1, F_PRE] = 0
                     if BUDGET_ROUNDS:
                         fr[d + 1, F_DL] = cdl
                     fr[d, F_MAX] = 1 if side(row, cur(row), root) == 0 else 0
@@ -822,8 +823,6 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
                 else:
                     fr[d + 1, F_ALPHA] = fr[d, F_ALPHA]
                     fr[d + 1, F_BETA] = fr[d, F_BETA]
-                if PRESEARCH:
-                    fr[d + 1, F_PRE] = 0
                 if BUDGET_ROUNDS:
                     fr[d + 1, F_DL] = dl
                     cdl = dl
@@ -938,18 +937,16 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             if PRESEARCH and d == pre_d:  # the pre-search of the node at d is done: it settles the node or not
                 ctx[C_OBJ] = pre_obj
                 pre_d = np.int64(-1)
-                if ((ret <= fr[d, F_ALPHA] and fr[d, F_PBHI] == 0) or (ret >= fr[d, F_BETA] and fr[d, F_PBLO] == 0)):
+                if stats:
+                    st[d, S_PRENODES] += ctx[C_NODES] - pre_n0
+                if (ret <= fr[d, F_ALPHA] and pre_bhi == 0) or (ret >= fr[d, F_BETA] and pre_blo == 0):
                     ctx[C_PCUT] += 1
                     if stats:
                         st[d, S_STATIC] += 1
                         st[d, S_PRECUT] += 1
-                        st[d, S_PRENODES] += ctx[C_NODES] - fr[d, F_PN0]
-                    fr[d, F_PRE] = 0
                     mode = RETURN  # the node's value bound: the pre-search's, as its bonus end is 0
                     continue
-                if stats:
-                    st[d, S_PRENODES] += ctx[C_NODES] - fr[d, F_PN0]
-                fr[d, F_PRE] = 2
+                pre_again = np.int64(d)
                 mode = ENTER  # the node again, searched as before
                 continue
             v = ret
