@@ -122,7 +122,7 @@ def _partner_reply(oth, x, sm, safe):
     return _by_value(cand, False), np.int64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def defender_run(lh, ph, dh):
     """Upper bound (in counting units, before any thirds scaling) on the declarer's pile points from a trick start
     where a defender with hand ``lh`` leads, ``ph`` is his partner's hand and ``dh`` the declarer's (equal sizes).
@@ -222,7 +222,7 @@ def defender_run(lh, ph, dh):
     return _value_sum(cur | oth) + _k_sum(dh, k, True) - 2 * k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def declarer_run(dh, h1, h2):
     """Lower bound (in counting units, before any thirds scaling) on the declarer's pile points from a trick start
     where he leads with hand ``dh`` against the defenders' hands ``h1`` and ``h2``: a fixed strategy of his.

@@ -270,7 +270,13 @@ def leaf(row, opts, root, objective):
     return row[L.RESULT + d] if root == d else -row[L.RESULT + d]
 
 
-@njit(cache=True)
+# ``inline="always"`` (numba's own inlining, before LLVM) on ``gen`` and the bound kernels of the search's nodes
+# (``_start_lo_run``, ``_start_hi_above``, ``_third_at``, ``_third_m``, ``_second_need``, ``defender_run``,
+# ``declarer_run``): about 7 % less time per whole deal, the same nodes, about a minute more of first compilation
+# (docs/solver.md, round "session 25"). Not on ``rank_key``, ``key`` or ``akey``: inlined, numba miscompiled them
+# (round ``speed12``); nor on ``afmin_need``/``afmax_need``/``_second_win``: the search then took over 15 minutes
+# to compile.
+@njit(cache=True, inline="always")
 def gen(row, opts, moves, reps, merge):
     """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
     legal = play_legal(row, opts)
@@ -421,7 +427,7 @@ def _hint_rules(row, opts, action, root, hc, rules):
 VALUE_MARKS = np.int64(sum(1 << c for c in range(54) if VALUES[c] != 1) & ~(T21 | STIESS))
 
 
-@njit(cache=True)
+@njit(cache=True)  # never inline="always": numba miscompiled it inlined (docs/solver.md, round speed12)
 def rank_key(row, h, marks=VALUE_MARKS):
     """Fold the position up to ranks into ``h``: the cards still in play (hands and current trick) in rank order
     within each suit, each as its place (a hand, or its position in the trick) and counting value, the number of
@@ -906,7 +912,7 @@ def _start_hi(ha, hb, hc, leader, d, opts):
     return _start_hi_above(ha, hb, hc, leader, d, opts, np.int64(-1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_hi_above(ha, hb, hc, leader, d, opts, floor):
     """``_start_hi``, or only ``_start_hi_static`` when that is at most ``floor`` (a caller maximising over
     bounds skips the strategy bounds of a child that cannot raise its maximum)."""
@@ -955,7 +961,7 @@ def _same_class(prev, c, rem):
         rem & ((ONE << c) - (ONE << (prev + ONE)))) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
     """``_third`` from masks: the hands (seat 0, 1, 2), the trick's two cards ``t0``, ``t1`` led by ``s0``, the
     seat ``p3`` to play the third card and his legal cards. ``stop`` (``_second``'s running best): once the
@@ -1016,7 +1022,7 @@ def _third(row, opts, lower):
     return _third_at(row, opts, lower, inf if row[L.CUR] == row[L.DECLARER] else -inf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _third_at(row, opts, lower, stop):
     """Bound (``lower``: the least the declarer makes sure of, else the most he can reach) at the third card of a
     trick, one play ahead: per legal card of the seat to move, the trick's points if the declarer wins it plus
@@ -1093,7 +1099,7 @@ def _second(row, opts, lower):
     return _second_win(row, opts, lower, -inf, inf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _second_need(row, opts, lower, t):
     """``_second(row, opts, lower)`` where only "at least ``t``?" (``lower``) or "at most ``t``?" matters: the
     two-level minimax with the window next to ``t`` (``_second_win``), which stops as soon as the answer is known.
@@ -1151,7 +1157,7 @@ def afmax_need(row, opts, lim):
     return _rest_bound(row, opts, False)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_lo_run(row, opts, need):
     """``afmin`` at a trick start: ``_start_lo``, and with ``STRATEGY_LO_START`` and the declarer on lead the
     greater of it and his run of safe leads (``declarer_run``), computed only when ``_start_lo`` is below
