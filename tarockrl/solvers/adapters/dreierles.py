@@ -274,8 +274,8 @@ def leaf(row, opts, root, objective):
 # (``_start_lo_run``, ``_start_hi_above``, ``_third_at``, ``_third_m``, ``_second_need``, ``defender_run``,
 # ``declarer_run``): about 7 % less time per whole deal, the same nodes, about a minute more of first compilation
 # (docs/solver.md, round "session 25"). Not on ``rank_key``, ``key`` or ``akey``: inlined, numba miscompiled them
-# (round ``speed12``); nor on ``afmin_need``/``afmax_need``/``_second_win``: the search then took over 15 minutes
-# to compile.
+# (round ``speed12``); nor on ``afmin_need``/``afmax_need`` (with ``_second_win``, the search took over 15 minutes
+# to compile) or on ``_second_win`` alone (1-4 %, within the noise, for a longer compilation).
 @njit(cache=True, inline="always")
 def gen(row, opts, moves, reps, merge):
     """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
@@ -459,7 +459,7 @@ def rank_key(row, h, marks=VALUE_MARKS):
     return hmix(hmix(hmix(h, w0), w1), w2)
 
 
-@njit(cache=True)
+@njit(cache=True)  # never inline="always": numba miscompiled it inlined (docs/solver.md, round speed12)
 def key(row, opts):
     """Transposition key (see the module docstring)."""
     if row[L.RAEUBER] != 0:  # the Räuber rules also read the Pfeife, XXI and Stieß themselves and the trumps led
@@ -509,7 +509,7 @@ def additive(row, objective):
     return (rem & PFEIFE) == 0
 
 
-@njit(cache=True)
+@njit(cache=True)  # never inline="always": numba miscompiled it inlined (docs/solver.md, round speed12)
 def akey(row):
     """Transposition key of an additive position: the position up to ranks (``rank_key``), no summary of the
     past."""
