@@ -312,8 +312,8 @@ def test_order14_follow_rules(pass_all):
     card that does not overtake and is the highest of its suit still in the hands (a master) is tried after every
     other plain card that does not overtake; (2) second to play against an opponent's lead, when the third seat
     cannot overtake (or is a partner), the plain cards that win are tried most valuable first, before every other
-    card. With rule 8, while a defender holds the Pfeife, (1) covers the trumps too (the highest trump still in the
-hands). Everywhere else ``hint_alt`` is ``hint_at``. ``alt_class`` is 3 * trick (at most 11) + kind: 0 second
+    card. With rule 8, while a defender holds the Pfeife, (1) covers the trumps too (the highest trump still in
+    the hands). Everywhere else ``hint_alt`` is ``hint_at``. ``alt_class`` is 3 * trick (at most 11) + kind: 0 second
     card after a partner's lead, 1 second card after an opponent's lead, 2 third card with the mover's side
     winning; -1 on leads, in Räuber, at the declarer's nodes and at third cards the opponents win."""
     assert A.ORDER_RULES == 15 and A.ORDER_LEARN > 0
