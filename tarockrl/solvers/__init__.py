@@ -263,7 +263,7 @@ class Solver:
         ctx[k.C_MAX] = budget
         ctx[k.C_OBJ] = objective
         ctx[k.C_SALT] = np.int64(salt)
-        ctx[k.C_MERGE] = 1 if merge else 0
+        ctx[k.C_MERGE] = 2 if merge else 0  # 2: the adapters' dominance merges below the root too
         ctx[k.C_NOTT] = 0 if table else 1
         ctx[k.C_STATS] = 0 if stats is None else 1
         ctx[k.C_VONLY] = 1 if value_only else 0

@@ -75,6 +75,7 @@ from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
 from tarockrl.engine.masktricks import highest_index, winning_card
+from tarockrl.engine.tricks import follow_or_trump
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
 from tarockrl.games.dreierles.kernels import (
@@ -89,6 +90,7 @@ from tarockrl.games.dreierles.rules import (
     O_AUTO_FORCED,
     O_BONUS_BASIS,
     O_COUNTING,
+    O_FACTORS,
     O_KNOCK_DOUBLES_BONUSES,
     O_PFEIFE_ANNOUNCED,
     O_PFEIFE_DEF_LOSS,
@@ -278,10 +280,122 @@ def leaf(row, opts, root, objective):
 # to compile) or on ``_second_win`` alone (1-4 %, within the noise, for a longer compilation).
 @njit(cache=True, inline="always")
 def gen(row, opts, moves, reps, merge):
-    """Legal card plays (ascending card) with their equivalence representatives; returns their number."""
+    """Legal card plays (ascending card) with their equivalence representatives; returns their number. With
+    ``merge >= 2`` (the search below the root) a run of equivalent cards of different values is also merged
+    into one card where the trick's outcome for the mover's side is sure (:func:`_dominate`)."""
     legal = play_legal(row, opts)
     rem = _cards_in_play(row)
-    return gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge, 0)
+    n = gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge, 0)
+    if merge >= 2 and DOMINANCE and row[L.RAEUBER] == 0 and opts[O_FACTORS + row[L.HIGH] - 1] >= 0:
+        _dominate(row, rem, moves, reps, n)
+    return n
+
+
+DOMINANCE = True  # value dominance among equivalent cards of different values (docs/solver.md, session 27)
+
+
+@njit(cache=True, inline="always")
+def _beaters(w):
+    """The cards that would beat ``w``, the trick's winning card so far: the higher cards of its suit, and every
+    trump when ``w`` is a plain card."""
+    hi = SUIT_OF_CARD[w] & ~((ONE << (w + ONE)) - ONE)
+    if ((TRUMPS >> w) & ONE) == 0:
+        hi |= TRUMPS
+    return hi
+
+
+@njit(cache=True, inline="always")
+def _sure_outcome(row, c):
+    """1 when the mover's side wins the current trick whatever the others play after the mover's card ``c``, -1
+    when it loses it whatever they play, 0 when that depends on their cards (outside Räuber: a seat follows the
+    led suit, else trumps, else plays any card)."""
+    n = row[L.TRICK_N]
+    me = row[L.CUR]
+    d = row[L.DECLARER]
+    mine_decl = me == d
+    if n == 0:
+        led = SUIT_OF_CARD[c]
+        b = _beaters(c)
+        s2 = (me + 1) % 3
+        s3 = (me + 2) % 3
+        l2 = follow_or_trump(row[L.HAND + s2], led, TRUMPS)
+        l3 = follow_or_trump(row[L.HAND + s3], led, TRUMPS)
+        if mine_decl:  # both others are defenders: whoever of them beats the lead, they win
+            if (l2 & b) == 0 and (l3 & b) == 0:
+                return np.int64(1)
+            if (l2 != 0 and (l2 & ~b) == 0) or (l3 != 0 and (l3 & ~b) == 0):
+                return np.int64(-1)
+            return np.int64(0)
+        ld = l2 if s2 == d else l3  # a defender's lead wins unless the declarer can beat it
+        if (ld & b) == 0:
+            return np.int64(1)
+        return np.int64(0)
+    led = SUIT_OF_CARD[row[L.TRICK_CARD]]
+    trick = np.int64(0)
+    for i in range(n):
+        trick |= ONE << row[L.TRICK_CARD + i]
+    w = winning_card(trick | (ONE << c), led, TRUMPS)
+    owner = me
+    for i in range(n):
+        if row[L.TRICK_CARD + i] == w:
+            owner = (row[L.LEADER] + i) % 3
+    wins = (owner == d) == mine_decl
+    if n == 2:
+        return np.int64(1) if wins else np.int64(-1)
+    t = (me + 1) % 3  # the third seat
+    lt = follow_or_trump(row[L.HAND + t], led, TRUMPS)
+    if lt == 0:
+        return np.int64(0)
+    b = _beaters(w)
+    if ((t == d) == mine_decl) == wins:  # the third seat is on the side winning now: it keeps or overtakes
+        if wins:
+            return np.int64(1)
+        return np.int64(-1)
+    if (lt & b) == 0:  # he cannot overtake
+        return np.int64(1) if wins else np.int64(-1)
+    if (lt & ~b) == 0:  # he must overtake
+        return np.int64(-1) if wins else np.int64(1)
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def _dominate(row, rem, moves, reps, n):
+    """Merge each run of equivalent legal cards (adjacent in a suit among the cards in play, none singled out by a
+    rule) into one card when the current trick's outcome for the mover's side is sure: the most valuable of the
+    run when his side wins the trick, the least valuable when it loses it.
+
+    Why it is exact: two such cards ``x`` and ``y`` stay equivalent to the end (no card in play lies between
+    them), so the play after ``x`` and the play after ``y`` correspond move for move, with the same trick winners;
+    only the card kept in hand changes place. Over any such pair of plays the mover's side gets ``v(y) - v(x)``
+    more points by playing ``y`` now when it wins this trick, unless the other card later falls to it as well
+    (then as many), so playing the more valuable card into a won trick is never worse for it, and the less
+    valuable into a lost one. The settlement is a non-decreasing function of the declarer's points (contract
+    factors not negative, checked by the caller), and the Pfeife bonus and the trick winners do not change."""
+    i = 0
+    while i < n:
+        c = moves[i] - L.A_PLAY
+        j = i + 1
+        if ((MERGEABLE >> c) & ONE) != 0:
+            while j < n:
+                cj = moves[j] - L.A_PLAY
+                if ((MERGEABLE >> cj) & ONE) == 0:
+                    break
+                below = rem & SUIT_OF_CARD[cj] & ((ONE << cj) - ONE)
+                if below == 0 or highest_index(below) != moves[j - 1] - L.A_PLAY:
+                    break
+                j += 1
+        if j - i >= 2 and reps[j - 1] != reps[i]:
+            o = _sure_outcome(row, c)
+            if o != 0:
+                best = i
+                for k in range(i + 1, j):
+                    vk = VALUES[moves[k] - L.A_PLAY]
+                    vb = VALUES[moves[best] - L.A_PLAY]
+                    if (o > 0 and vk > vb) or (o < 0 and vk < vb):
+                        best = k
+                for k in range(i, j):
+                    reps[k] = best
+        i = j
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,139 @@
+"""Value dominance among equivalent cards in the Dreierles search (docs/solver.md, round "session 27").
+
+Below the root the Dreierles adapter's ``gen`` (with ``merge >= 2``) merges a run of equivalent cards of
+different values into one card when the mover's side surely wins the current trick (the most valuable card) or
+surely loses it (the least valuable). Checked here:
+
+* ``_sure_outcome`` against every way the trick can end after the mover's card, played through the public API;
+* the kept card is worth at least as much to the mover as every card merged into it (plain minimax of each
+  child, both objectives), and the merging happens often enough to matter;
+* whole solves equal plain minimax on positions at every place in a trick;
+* Räuber keeps the plain equal-value merging.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+import tarockrl
+from tarockrl.games.dreierles import layout as DL
+from tarockrl.solvers import solver_for
+from tarockrl.solvers.adapters import dreierles as A
+from tests.solvers._minimax import assert_solve_matches_minimax
+
+
+def _positions(tricks: int, count: int, seed0: int, pass_all: bool = False, options: dict | None = None):
+    """Dreierles play positions with at most ``tricks`` tricks left, cycling through 0, 1 and 2 cards already
+    in the trick, from random play."""
+    game = tarockrl.make_game("dreierles", **(options or {}))
+    out, seed = [], seed0
+    while len(out) < count and seed < seed0 + 40 * count:
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed=seed)
+        seed += 1
+        want = len(out) % 3
+        while not state.is_terminal():
+            row = state._row
+            if row[DL.PHASE] == DL.PLAY and 16 - row[DL.TRICK_NO] <= tricks and row[DL.TRICK_N] == want:
+                out.append(state)
+                break
+            legal = state.legal_actions()
+            a = DL.A_PASS if pass_all and row[DL.PHASE] == DL.AUCTION else rng.choice(legal)
+            state.apply_action(a)
+    assert len(out) == count
+    return out
+
+
+def _trick_winners(state, card: int) -> set[int]:
+    """The seats that can take the current trick, in which ``card`` has been played, over every legal way to
+    finish it (public API; the pile that gains ``card`` took the trick, even where the game then plays a forced
+    last trick on its own)."""
+    row = state._row
+    for s in range(3):
+        if (int(row[DL.WON + s]) >> card) & 1:
+            return {s}
+    out: set[int] = set()
+    for a in state.legal_actions():
+        child = state.clone()
+        child.apply_action(a)
+        out |= _trick_winners(child, card)
+    return out
+
+
+def _gen(row, opts, merge):
+    moves = np.zeros(A.MAX_MOVES, dtype=np.int64)
+    reps = np.zeros(A.MAX_MOVES, dtype=np.int64)
+    n = A.gen(row, opts, moves, reps, np.int64(merge))
+    return moves[:n].copy(), reps[:n].copy()
+
+
+def test_sure_outcome_holds_for_every_end_of_the_trick():
+    """Wherever ``_sure_outcome`` claims a win (loss) for the mover's side, every legal end of the trick gives
+    the trick to a seat of that side (of the other side); and it claims something at each place in the trick."""
+    claims = np.zeros((3, 3), dtype=np.int64)  # [cards in the trick, outcome + 1]
+    for state in _positions(16, 150, seed0=40_000):
+        row = state._row
+        if row[DL.RAEUBER] != 0:
+            continue
+        me, d = int(row[DL.CUR]), int(row[DL.DECLARER])
+        n = int(row[DL.TRICK_N])
+        for a in state.legal_actions():
+            o = int(A._sure_outcome(row, np.int64(a - DL.A_PLAY)))
+            claims[n, o + 1] += 1
+            if o == 0:
+                continue
+            child = state.clone()
+            child.apply_action(a)
+            winners = _trick_winners(child, a - DL.A_PLAY)
+            mine = {s for s in winners if (s == d) == (me == d)}
+            assert winners, (state.history(), a)
+            if o > 0:
+                assert mine == winners, (state.history(), a, winners)
+            else:
+                assert not mine, (state.history(), a, winners)
+    print("CLAIMS", claims.tolist())
+    for n in range(3):
+        assert claims[n, 2] > 0 and claims[n, 0] > 0, claims  # sure wins and sure losses at every place
+    assert claims[1, 1] > 0 and claims[0, 1] > 0  # and undecided ones where the others still choose
+
+
+def test_the_kept_card_is_worth_the_most_to_the_mover():
+    """Each card that dominance merges into another is worth no more to the mover's side than the kept card
+    (plain minimax of both children, settlement and card points), and dominance merges in many positions."""
+    solver = solver_for("dreierles")
+    k = solver.kernels
+    merged_positions = 0
+    for options in ({}, {"counting_method": "exact_thirds"}):
+        for state in _positions(4, 90, seed0=50_000, options=options):
+            row = state._row
+            opts = state.game.encoded_options
+            moves, reps = _gen(row.copy(), opts, 2)
+            _, plain_reps = _gen(row.copy(), opts, 1)
+            if row[DL.RAEUBER] != 0:
+                assert list(reps) == list(plain_reps)
+                continue
+            if list(reps) == list(plain_reps):
+                continue
+            merged_positions += 1
+            root = np.int64(int(row[DL.CUR]))
+            for objective in (0, 1):
+                values = []
+                for a in moves:
+                    child = state.clone()
+                    child.apply_action(int(a))
+                    values.append(int(k.minimax_plain(child._row.copy(), opts, root, np.int64(objective))))
+                for i, r in enumerate(reps):
+                    assert values[r] >= values[i], (state.history(), objective, moves, reps, values)
+    print("MERGED", merged_positions)
+    assert merged_positions >= 15, merged_positions
+
+
+def test_solves_with_dominance_equal_plain_minimax():
+    """Full and value-only solves (dominance below the root, equal-value merging at it) equal plain minimax at
+    every place in a trick, the Pfeife in play or not, both counting methods."""
+    solver = solver_for("dreierles")
+    for options in ({}, {"counting_method": "exact_thirds", "pfeife_announce_timing": "after_knocks"}):
+        for state in _positions(5, 12, seed0=60_000, options=options):
+            assert_solve_matches_minimax(solver, state)
