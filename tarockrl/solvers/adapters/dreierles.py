@@ -343,14 +343,19 @@ def _sure_outcome(row, c):
     if n == 2:
         return np.int64(1) if wins else np.int64(-1)
     t = (me + 1) % 3  # the third seat
-    lt = follow_or_trump(row[L.HAND + t], led, TRUMPS)
+    return _third_seat_outcome(wins, (t == d) == mine_decl, follow_or_trump(row[L.HAND + t], led, TRUMPS),
+                               _beaters(w))
+
+
+@njit(cache=True, inline="always")
+def _third_seat_outcome(wins, third_mine, lt, b):
+    """``_sure_outcome`` after the second card: ``wins`` whether the trick's winning card so far is the mover's
+    side's, ``third_mine`` whether the third seat is on the mover's side, ``lt`` his legal cards and ``b`` the
+    cards that would beat the winning card."""
+    if third_mine == wins:  # the third seat is on the side winning now: it keeps the trick or overtakes
+        return np.int64(1) if wins else np.int64(-1)
     if lt == 0:
         return np.int64(0)
-    b = _beaters(w)
-    if ((t == d) == mine_decl) == wins:  # the third seat is on the side winning now: it keeps or overtakes
-        if wins:
-            return np.int64(1)
-        return np.int64(-1)
     if (lt & b) == 0:  # he cannot overtake
         return np.int64(1) if wins else np.int64(-1)
     if (lt & ~b) == 0:  # he must overtake
@@ -1101,12 +1106,29 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
     while m != 0:
         c = lowest_index(m)
         m &= m - ONE
-        # equivalent to the previous card (the trick cards between them do not matter once the trick is over,
-        # but both must win the trick or neither)
-        same = SKIP_EQUIVALENT and _same_class(prev, c, rem) and ((beats >> c) & ONE) == ((beats >> prev) & ONE)
-        prev = c
-        if same:
-            continue  # the same child bound as the previous card's (``_same_class``)
+        if DOMINANCE and ((MERGEABLE >> c) & ONE) != 0:
+            # the run of cards equivalent to ``c`` that win the trick or lose it alike: only its best card for the
+            # seat to move (the most valuable into his side's trick, else the least), as in ``_dominate``
+            wc = (beats >> c) & ONE
+            mine = ((p3 if wc != 0 else ws2) == d) == take_max
+            last = c
+            while m != 0:
+                c2 = lowest_index(m)
+                if ((MERGEABLE >> c2) & ONE) == 0 or ((SUIT_OF_CARD[c2] >> last) & ONE) == 0 or (
+                        rem & ((ONE << c2) - (ONE << (last + ONE)))) != 0 or ((beats >> c2) & ONE) != wc:
+                    break
+                m &= m - ONE
+                if (VALUES[c2] > VALUES[c]) if mine else (VALUES[c2] < VALUES[c]):
+                    c = c2
+                last = c2
+            prev = np.int64(-1)
+        else:
+            # equivalent to the previous card (the trick cards between them do not matter once the trick is
+            # over, but both must win the trick or neither)
+            same = SKIP_EQUIVALENT and _same_class(prev, c, rem) and ((beats >> c) & ONE) == ((beats >> prev) & ONE)
+            prev = c
+            if same:
+                continue  # the same child bound as the previous card's (``_same_class``)
         b = ONE << c
         ws = p3 if (b & beats) != 0 else ws2
         g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
@@ -1180,11 +1202,31 @@ def _second_win(row, opts, lower, alpha, beta):
     while m != 0:
         c = lowest_index(m)
         m &= m - ONE
-        # (the led card between them would make the trick's winner differ for some third card)
-        same = SKIP_EQUIVALENT and _same_class(prev, c, rem)
-        prev = c
-        if same:
-            continue  # the same ``_third_m`` as the previous card's (``_same_class``)
+        o = np.int64(0)
+        if DOMINANCE and ((MERGEABLE >> c) & ONE) != 0:
+            # where the trick's outcome is sure for the mover's side, only the best card of the run of cards
+            # equivalent to ``c`` (the led card counts as in play), as in ``_dominate``
+            w = winning_card((ONE << t0) | (ONE << c), led, TRUMPS)
+            wins = ((p2 if w == c else row[L.LEADER]) == d) == take_max
+            o = _third_seat_outcome(wins, (p3 == d) == take_max, l3, _beaters(w))
+        if o != 0:
+            last = c
+            while m != 0:
+                c2 = lowest_index(m)
+                if ((MERGEABLE >> c2) & ONE) == 0 or ((SUIT_OF_CARD[c2] >> last) & ONE) == 0 or (
+                        rem & ((ONE << c2) - (ONE << (last + ONE)))) != 0:
+                    break
+                m &= m - ONE
+                if (VALUES[c2] > VALUES[c]) if o > 0 else (VALUES[c2] < VALUES[c]):
+                    c = c2
+                last = c2
+            prev = np.int64(-1)
+        else:
+            # (the led card between them would make the trick's winner differ for some third card)
+            same = SKIP_EQUIVALENT and _same_class(prev, c, rem)
+            prev = c
+            if same:
+                continue  # the same ``_third_m`` as the previous card's (``_same_class``)
         b = ONE << c
         # the third seat's loop stops at ``stop`` (a maximum reaching it, or a minimum falling to it)
         if take_max:  # a defender plays third (minimises)
