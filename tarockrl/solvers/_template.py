@@ -709,6 +709,15 @@ def _search(stack, d0, alpha, beta, opts, ctx, moves, reps, scores, tt, hist, gt
             rp = reps[d]
             sc = scores[d]
             n = gen(row, opts, mv, rp, merge)
+            # a table or memo move that this node merges into another card (an equivalent card, or one that
+            # dominance keeps instead) stands for that card
+            if ttm >= 0 or (MEMO_LEARN > 0 and fr[d, F_MEMO] >= 0):
+                for i in range(n):
+                    if rp[i] != i:
+                        if mv[i] == ttm:
+                            ttm = mv[rp[i]]
+                        if MEMO_LEARN > 0 and mv[i] == fr[d, F_MEMO]:
+                            fr[d, F_MEMO] = mv[rp[i]]
             p = cur(row)
             hoff = (hist_slot(row) * NUM_PLAYERS + p) * NUM_ACTIONS
             # keep the representatives only, scored; insertion sort by score (descending)
