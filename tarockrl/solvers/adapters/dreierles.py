@@ -326,9 +326,23 @@ def _sure_outcome(row, c):
             if (l2 != 0 and (l2 & ~b) == 0) or (l3 != 0 and (l3 & ~b) == 0):
                 return np.int64(-1)
             return np.int64(0)
-        ld = l2 if s2 == d else l3  # a defender's lead wins unless the declarer can beat it
-        if (ld & b) == 0:
+        if s2 == d:  # the declarer second, the partner third
+            bd = l2 & b
+            if bd == 0:  # he cannot beat the lead
+                return np.int64(1)
+            if l3 != 0 and (l3 & ~_beaters(winning_card(bd, led, TRUMPS))) == 0:
+                return np.int64(1)  # the partner must beat even his strongest card that beats the lead
+            if (l2 & ~b) == 0 and (l3 & _beaters(lowest_index(l2))) == 0:
+                return np.int64(-1)  # he must beat the lead, and the partner cannot beat even his weakest card
+            return np.int64(0)
+        # the partner second, the declarer third: the weakest card that can be winning when he plays is the lead
+        # itself (the partner may stay under it) or the partner's lowest card (all of them beat it)
+        weakest = c if (l2 & ~b) != 0 else lowest_index(l2)
+        if (l3 & _beaters(weakest)) == 0:
             return np.int64(1)
+        strongest = winning_card(l2 | (ONE << c), led, TRUMPS)
+        if l3 != 0 and (l3 & ~_beaters(strongest)) == 0:
+            return np.int64(-1)  # every card of his beats whatever the partner plays
         return np.int64(0)
     led = SUIT_OF_CARD[row[L.TRICK_CARD]]
     trick = np.int64(0)
