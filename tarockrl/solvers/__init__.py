@@ -79,7 +79,9 @@ the adapter's ``root_levels`` may list them), the tests snap to them. Per game
   class is searched, and the others get its value. Cards that a rule singles out are never merged (Dreierles:
   Pfeife, XXI, Stieß; Dreiertarock: Pagat, Uhu, Kakadu, Mond, Sküs). Troccas merges only numerals, and the
   middle trumps while knocking is off (knocking names the highest trump not yet played); Tatteln (melds) merges
-  nothing.
+  nothing. Below the root, Dreierles also searches one card of such a run whose values differ, where the current
+  trick's outcome for the mover's side is sure (the most valuable card into a won trick, the least valuable into
+  a lost one: value dominance, docs/solver.md, round "session 27"); ``merge=False`` turns both off.
 
 Every pruning keeps the values exact (tests: against plain minimax, and the full search against alpha-beta
 without table, bounds and merging on random positions).
@@ -205,7 +207,7 @@ class Solver:
               merge: bool = True, table: bool = True, stats: np.ndarray | None = None,
               value_only: bool = False, probes: list | None = None) -> SolveResult:
         """Solve ``state`` (see :func:`solve`; ``value_only`` as there); ``merge=False`` turns equivalent-card
-        merging off and ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64
+        merging (and Dreierles' value dominance) off and ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64
         array of shape ``search_stats_shape()`` to which the search adds its counts per depth below the root (the
         columns are ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts).
         ``probes``: a list to which the zero-window searches of the root's value are appended in order, each a

@@ -66,6 +66,14 @@ value (its failure is in ``gtable``), so a result at or above the window settles
 
 Equivalent cards: everything except the Pfeife, XXI and the Stieß (the Pfeife bonus and the Räuber rules single
 them out); with the canonical index every suit (trumps included) is ordered by rank.
+
+Value dominance (``DOMINANCE``, below the root and in the look-ahead bounds; not in Räuber): a run of equivalent
+cards of *different* values (e.g. a queen and a king with no card in play between them) is searched as one card
+where the current trick's outcome for the mover's side is sure whatever the others play after him
+(``_sure_outcome``): the most valuable card of the run when his side wins the trick, the least valuable when it
+loses it. The two plays then lead to positions that correspond move for move with the same trick winners, and
+the mover's side gets at least as many points over every pair of corresponding plays (``_dominate``); the
+settlement is non-decreasing in the declarer's points. docs/solver.md, round "session 27".
 """
 
 from __future__ import annotations
