@@ -207,9 +207,10 @@ class Solver:
               merge: bool = True, table: bool = True, stats: np.ndarray | None = None,
               value_only: bool = False, probes: list | None = None) -> SolveResult:
         """Solve ``state`` (see :func:`solve`; ``value_only`` as there); ``merge=False`` turns equivalent-card
-        merging (and Dreierles' value dominance) off and ``table=False`` the transposition table (cross-checks for tests). ``stats``: an int64
-        array of shape ``search_stats_shape()`` to which the search adds its counts per depth below the root (the
-        columns are ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how often the table cuts).
+        merging (and Dreierles' value dominance) off and ``table=False`` the transposition table (cross-checks for
+        tests). ``stats``: an int64 array of shape ``search_stats_shape()`` to which the search adds its counts per
+        depth below the root (the columns are ``STATS_COLUMNS``; diagnostics: where the nodes of a search lie, how
+        often the table cuts).
         ``probes``: a list to which the zero-window searches of the root's value are appended in order, each a
         :class:`RootProbe` (threshold, fail-soft result, nodes); at most ``MAX_PROBES_LOGGED`` are kept
         (diagnostics: which of MTD(f)'s searches a solve's nodes went to; docs/solver.md)."""

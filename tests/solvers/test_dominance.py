@@ -130,6 +130,11 @@ def test_the_kept_card_is_worth_the_most_to_the_mover():
                 for i, r in enumerate(reps):
                     assert values[r] >= values[i], (state.history(), objective, moves, reps, values)
     assert merged_positions >= 15, merged_positions
+    for state in _positions(4, 12, seed0=55_000, pass_all=True):  # Räuber: equal values only
+        row = state._row
+        assert row[DL.RAEUBER] != 0
+        assert list(_gen(row.copy(), state.game.encoded_options, 2)[1]) == list(
+            _gen(row.copy(), state.game.encoded_options, 1)[1])
 
 
 def test_solves_with_dominance_equal_plain_minimax():
