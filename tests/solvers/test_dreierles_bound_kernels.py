@@ -154,8 +154,44 @@ def test_trick_start_bounds_match_the_earlier_formulas(options):
 
 
 @njit(cache=True)
+def _ref_run(c, legal, rem, same):
+    """The legal cards in one run with ``c`` for value dominance, by definition: of its suit, neither singled out
+    by a rule, in ``same`` (the cards that take the trick or stay under it as ``c`` does, at the third card), and
+    every card of ``rem`` between them is such a legal card too."""
+    out = np.int64(0)
+    if ((A.MERGEABLE >> c) & ONE) == 0:
+        return out
+    ok = legal & A.MERGEABLE & same
+    m = ok & A.SUIT_OF_CARD[c]
+    while m != 0:
+        x = A.lowest_index(m)
+        m &= m - ONE
+        lo, hi = min(c, x), max(c, x)
+        between = rem & ((ONE << hi) - (ONE << (lo + 1))) if hi > lo else np.int64(0)
+        if (between & ~ok) == 0:
+            out |= ONE << x
+    return out
+
+
+@njit(cache=True)
+def _ref_dominated(c, run, sure):
+    """``c`` is dominated: ``sure`` (1: the mover's side surely takes the trick, -1: surely loses it, 0: depends)
+    and a card of its run is worth more (a won trick) or less (a lost one)."""
+    if not A.DOMINANCE or sure == 0:
+        return False
+    m = run
+    while m != 0:
+        x = A.lowest_index(m)
+        m &= m - ONE
+        if (sure > 0 and VALUES[x] > VALUES[c]) or (sure < 0 and VALUES[x] < VALUES[c]):
+            return True
+    return False
+
+
+@njit(cache=True)
 def _ref_third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
-    """The earlier ``_third_m`` (``STRATEGY_LEAVES`` 0): each child's trick-start bound computed in full."""
+    """The earlier ``_third_m`` (``STRATEGY_LEAVES`` 0): each child's trick-start bound computed in full, every
+    legal card but those value dominance leaves out (``_ref_dominated``)."""
     led = A.SUIT_OF_CARD[t0]
     two = (ONE << t0) | (ONE << t1)
     sc = 3 if opts[A.O_COUNTING] == 1 else 1
@@ -163,6 +199,13 @@ def _ref_third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
     take_max = p3 == d
     inf = np.int64(1) << np.int64(40)
     best = -inf if take_max else inf
+    takers = np.int64(0)  # the legal cards that take the trick
+    m = legal
+    while m != 0:
+        c = A.lowest_index(m)
+        m &= m - ONE
+        if A.winning_card(two | (ONE << c), led, TRUMPS) == c:
+            takers |= ONE << c
     m = legal
     while m != 0:
         c = A.lowest_index(m)
@@ -170,6 +213,9 @@ def _ref_third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
         b = ONE << c
         w = A.winning_card(two | b, led, TRUMPS)
         ws = s0 if w == t0 else ((s0 + 1) % 3 if w == t1 else p3)
+        same = takers if (takers & b) != 0 else ~takers
+        if _ref_dominated(c, _ref_run(c, legal, ha | hb | hc, same), 1 if (ws == d) == take_max else -1):
+            continue
         g = (base + VALUES[c]) * sc if ws == d else np.int64(0)
         if lower:
             g += A._start_lo(ha & ~b, hb & ~b, hc & ~b, ws, d, opts)
@@ -403,7 +449,7 @@ def _low(x, n):
 @njit(cache=True)
 def _ref_second_win(row, opts, lower, alpha, beta):
     """The earlier ``_second_win`` verbatim, over ``_ref_third_m`` (every legal third card's bound): every legal
-    second card tried."""
+    second card tried but those value dominance leaves out (the trick's outcome found over every third card)."""
     d = row[A.L.DECLARER]
     p2 = row[A.L.CUR]
     p3 = (p2 + 1) % 3
@@ -417,11 +463,28 @@ def _ref_second_win(row, opts, lower, alpha, beta):
     take_max = p2 == d
     inf = np.int64(1) << np.int64(40)
     best = -inf if take_max else inf
-    m = A._legal_m(row[A.L.HAND + p2], led)
+    l2 = A._legal_m(row[A.L.HAND + p2], led)
+    rem = ha | hb | hc | (ONE << t0)
+    m = l2
     while m != 0:
         c = A.lowest_index(m)
         m &= m - ONE
         b = ONE << c
+        wins = 0
+        loses = 0
+        x3 = l3
+        while x3 != 0:
+            x = A.lowest_index(x3)
+            x3 &= x3 - ONE
+            w = A.winning_card((ONE << t0) | b | (ONE << x), led, TRUMPS)
+            owner = row[A.L.LEADER] if w == t0 else (p2 if w == c else p3)
+            if (owner == d) == (p2 == d):
+                wins += 1
+            else:
+                loses += 1
+        sure = 1 if loses == 0 and wins > 0 else (-1 if wins == 0 and loses > 0 else 0)
+        if _ref_dominated(c, _ref_run(c, l2, rem, np.int64(-1)), sure):
+            continue
         if take_max:
             stop = max(best, alpha)
         elif p3 == d:
