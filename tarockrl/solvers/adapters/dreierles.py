@@ -398,6 +398,14 @@ def _dominate(row, rem, moves, reps, n):
     (then as many), so playing the more valuable card into a won trick is never worse for it, and the less
     valuable into a lost one. The settlement is a non-decreasing function of the declarer's points (contract
     factors not negative, checked by the caller), and the Pfeife bonus and the trick winners do not change."""
+    # at the third card the trick's own cards matter only for who takes it: a run may pass over them as long as
+    # its cards all beat the winning card so far or all stay under it
+    third = row[L.TRICK_N] == 2
+    beats = np.int64(0)
+    if third:
+        two = (ONE << row[L.TRICK_CARD]) | (ONE << row[L.TRICK_CARD + 1])
+        rem &= ~two
+        beats = _beaters(winning_card(two, SUIT_OF_CARD[row[L.TRICK_CARD]], TRUMPS))
     i = 0
     while i < n:
         c = moves[i] - L.A_PLAY
@@ -405,7 +413,7 @@ def _dominate(row, rem, moves, reps, n):
         if ((MERGEABLE >> c) & ONE) != 0:
             while j < n:
                 cj = moves[j] - L.A_PLAY
-                if ((MERGEABLE >> cj) & ONE) == 0:
+                if ((MERGEABLE >> cj) & ONE) == 0 or (third and ((beats >> cj) & ONE) != ((beats >> c) & ONE)):
                     break
                 below = rem & SUIT_OF_CARD[cj] & ((ONE << cj) - ONE)
                 if below == 0 or highest_index(below) != moves[j - 1] - L.A_PLAY:
