@@ -389,7 +389,9 @@ def _third_seat_outcome(wins, third_mine, lt, b):
 def _dominate(row, rem, moves, reps, n):
     """Merge each run of equivalent legal cards (adjacent in a suit among the cards in play, none singled out by a
     rule) into one card when the current trick's outcome for the mover's side is sure: the most valuable of the
-    run when his side wins the trick, the least valuable when it loses it.
+    run when his side wins the trick, the least valuable when it loses it. At the third card the trick's own
+    cards do not break a run (they matter only for who takes the trick), but the run's cards must all beat the
+    winning card so far or all stay under it.
 
     Why it is exact: two such cards ``x`` and ``y`` stay equivalent to the end (no card in play lies between
     them), so the play after ``x`` and the play after ``y`` correspond move for move, with the same trick winners;
