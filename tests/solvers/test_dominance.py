@@ -13,39 +13,18 @@ surely loses it (the least valuable). Checked here:
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
-import tarockrl
 from tarockrl.games.dreierles import layout as DL
 from tarockrl.solvers import solver_for
 from tarockrl.solvers.adapters import dreierles as A
 from tests.solvers._minimax import assert_solve_matches_minimax
+from tests.solvers.test_search_enhancements import _positions as play_positions
 
 
 def _positions(tricks: int, count: int, seed0: int, pass_all: bool = False, options: dict | None = None):
-    """Dreierles play positions with at most ``tricks`` tricks left (and at least a random number of tricks
-    done, so that any seat may be on lead), cycling through 0, 1 and 2 cards already in the trick, from random
-    play."""
-    game = tarockrl.make_game("dreierles", **(options or {}))
-    out, seed = [], seed0
-    while len(out) < count and seed < seed0 + 40 * count:
-        rng = random.Random(seed)
-        state = game.new_initial_state(seed=seed)
-        seed += 1
-        want = len(out) % 3
-        done = rng.randrange(16 - tricks, 15)
-        while not state.is_terminal():
-            row = state._row
-            if row[DL.PHASE] == DL.PLAY and row[DL.TRICK_NO] >= done and row[DL.TRICK_N] == want:
-                out.append(state)
-                break
-            legal = state.legal_actions()
-            a = DL.A_PASS if pass_all and row[DL.PHASE] == DL.AUCTION else rng.choice(legal)
-            state.apply_action(a)
-    assert len(out) == count
-    return out
+    """Play positions with at most ``tricks`` tricks left and any seat on lead, at every place in a trick."""
+    return play_positions(tricks, count, pass_all=pass_all, seed0=seed0, options=options, spread=True)
 
 
 def _trick_winners(state, card: int) -> set[int]:

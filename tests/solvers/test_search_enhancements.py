@@ -23,19 +23,22 @@ from tarockrl.solvers._bind import search_module
 from tests.solvers._minimax import assert_solve_matches_minimax
 
 
-def _positions(tricks: int, count: int, pass_all: bool = False):
+def _positions(tricks: int, count: int, pass_all: bool = False, seed0: int = 1000, options: dict | None = None,
+               spread: bool = False):
     """Dreierles play positions with at most ``tricks`` tricks left, at every position in the trick (0, 1, 2
-    cards played to it, in turn), from random play."""
-    game = tarockrl.make_game("dreierles")
+    cards played to it, in turn), from random play (deals ``seed0``, ``seed0 + 1``, ...). With ``spread`` at
+    least a random number of tricks is done first, so that any seat may be on lead."""
+    game = tarockrl.make_game("dreierles", **(options or {}))
     out, seed = [], 0
     while len(out) < count and seed < 40 * count:
-        rng = random.Random(1000 + seed)
-        state = game.new_initial_state(seed=1000 + seed)
+        rng = random.Random(seed0 + seed)
+        state = game.new_initial_state(seed=seed0 + seed)
         seed += 1
         want = len(out) % 3
+        done = rng.randrange(16 - tricks, 15) if spread else 16 - tricks
         while not state.is_terminal():
             row = state._row
-            if row[DL.PHASE] == DL.PLAY and 16 - row[DL.TRICK_NO] <= tricks and row[DL.TRICK_N] == want:
+            if row[DL.PHASE] == DL.PLAY and row[DL.TRICK_NO] >= done and row[DL.TRICK_N] == want:
                 out.append(state)
                 break
             legal = state.legal_actions()
