@@ -295,7 +295,7 @@ def gen(row, opts, moves, reps, merge):
     rem = _cards_in_play(row)
     n = gen_merged(legal, rem, SUIT_OF_CARD, VALUES, MERGEABLE, np.int64(L.A_PLAY), moves, reps, merge, 0)
     if merge >= 2 and DOMINANCE and row[L.RAEUBER] == 0 and opts[O_FACTORS + row[L.HIGH] - 1] >= 0:
-        _dominate(row, rem, moves, reps, n)
+        _dominate(row, legal, rem, reps)
     return n
 
 
@@ -386,7 +386,38 @@ def _third_seat_outcome(wins, third_mine, lt, b):
 
 
 @njit(cache=True, inline="always")
-def _dominate(row, rem, moves, reps, n):
+def _run_after(c, m, rem, same):
+    """The cards of ``m`` (the cards above ``c`` still to look at, lowest first) that continue a run of equivalent
+    cards from ``c`` for value dominance: of ``c``'s suit, none singled out by a rule, all in ``same``, each with
+    no card of ``rem`` between it and the one before."""
+    run = np.int64(0)
+    last = c
+    while m != 0:
+        x = lowest_index(m)
+        if (((MERGEABLE & same) >> x) & ONE) == 0 or ((SUIT_OF_CARD[x] >> last) & ONE) == 0 or (
+                rem & ((ONE << x) - (ONE << (last + ONE)))) != 0:
+            break
+        m &= m - ONE
+        run |= ONE << x
+        last = x
+    return run
+
+
+@njit(cache=True, inline="always")
+def _best_of_run(c, run, most):
+    """The most valuable card of ``c`` and ``run`` (``most``), else the least valuable; the lowest on ties."""
+    best = c
+    m = run
+    while m != 0:
+        x = lowest_index(m)
+        m &= m - ONE
+        if (VALUES[x] > VALUES[best]) if most else (VALUES[x] < VALUES[best]):
+            best = x
+    return best
+
+
+@njit(cache=True, inline="always")
+def _dominate(row, legal, rem, reps):
     """Merge each run of equivalent legal cards (adjacent in a suit among the cards in play, none singled out by a
     rule) into one card when the current trick's outcome for the mover's side is sure: the most valuable of the
     run when his side wins the trick, the least valuable when it loses it. At the third card the trick's own
@@ -408,31 +439,27 @@ def _dominate(row, rem, moves, reps, n):
         two = (ONE << row[L.TRICK_CARD]) | (ONE << row[L.TRICK_CARD + 1])
         rem &= ~two
         beats = _beaters(winning_card(two, SUIT_OF_CARD[row[L.TRICK_CARD]], TRUMPS))
-    i = 0
-    while i < n:
-        c = moves[i] - L.A_PLAY
-        j = i + 1
+    i = 0  # the index of ``c`` among the moves (the legal cards in ascending order)
+    m = legal
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - ONE
+        run = np.int64(0)
         if ((MERGEABLE >> c) & ONE) != 0:
-            while j < n:
-                cj = moves[j] - L.A_PLAY
-                if ((MERGEABLE >> cj) & ONE) == 0 or (third and ((beats >> cj) & ONE) != ((beats >> c) & ONE)):
-                    break
-                below = rem & SUIT_OF_CARD[cj] & ((ONE << cj) - ONE)
-                if below == 0 or highest_index(below) != moves[j - 1] - L.A_PLAY:
-                    break
-                j += 1
-        if j - i >= 2 and reps[j - 1] != reps[i]:
+            same = np.int64(-1)
+            if third:
+                same = beats if ((beats >> c) & ONE) != 0 else ~beats
+            run = _run_after(c, m, rem, same)
+        k = popcount(run)
+        if k > 0 and reps[i + k] != reps[i]:
             o = _sure_outcome(row, c)
             if o != 0:
-                best = i
-                for k in range(i + 1, j):
-                    vk = VALUES[moves[k] - L.A_PLAY]
-                    vb = VALUES[moves[best] - L.A_PLAY]
-                    if (o > 0 and vk > vb) or (o < 0 and vk < vb):
-                        best = k
-                for k in range(i, j):
-                    reps[k] = best
-        i = j
+                best = _best_of_run(c, run, o > 0)
+                bi = i + popcount((run | (ONE << c)) & ((ONE << best) - ONE))
+                for j in range(i, i + k + 1):
+                    reps[j] = bi
+        m &= ~run
+        i += k + 1
 
 
 @njit(cache=True, inline="always")
@@ -1141,18 +1168,10 @@ def _third_m(ha, hb, hc, t0, t1, s0, p3, legal, d, lower, opts, stop):
         if DOMINANCE and ((MERGEABLE >> c) & ONE) != 0:
             # the run of cards equivalent to ``c`` that win the trick or lose it alike: only its best card for the
             # seat to move (the most valuable into his side's trick, else the least), as in ``_dominate``
-            wc = (beats >> c) & ONE
-            mine = ((p3 if wc != 0 else ws2) == d) == take_max
-            last = c
-            while m != 0:
-                c2 = lowest_index(m)
-                if ((MERGEABLE >> c2) & ONE) == 0 or ((SUIT_OF_CARD[c2] >> last) & ONE) == 0 or (
-                        rem & ((ONE << c2) - (ONE << (last + ONE)))) != 0 or ((beats >> c2) & ONE) != wc:
-                    break
-                m &= m - ONE
-                if (VALUES[c2] > VALUES[c]) if mine else (VALUES[c2] < VALUES[c]):
-                    c = c2
-                last = c2
+            wc = ((beats >> c) & ONE) != 0
+            run = _run_after(c, m, rem, beats if wc else ~beats)
+            m &= ~run
+            c = _best_of_run(c, run, ((p3 if wc else ws2) == d) == take_max)
             prev = np.int64(-1)
         else:
             # equivalent to the previous card (the trick cards between them do not matter once the trick is
@@ -1242,16 +1261,9 @@ def _second_win(row, opts, lower, alpha, beta):
             wins = ((p2 if w == c else row[L.LEADER]) == d) == take_max
             o = _third_seat_outcome(wins, (p3 == d) == take_max, l3, _beaters(w))
         if o != 0:
-            last = c
-            while m != 0:
-                c2 = lowest_index(m)
-                if ((MERGEABLE >> c2) & ONE) == 0 or ((SUIT_OF_CARD[c2] >> last) & ONE) == 0 or (
-                        rem & ((ONE << c2) - (ONE << (last + ONE)))) != 0:
-                    break
-                m &= m - ONE
-                if (VALUES[c2] > VALUES[c]) if o > 0 else (VALUES[c2] < VALUES[c]):
-                    c = c2
-                last = c2
+            run = _run_after(c, m, rem, np.int64(-1))
+            m &= ~run
+            c = _best_of_run(c, run, o > 0)
             prev = np.int64(-1)
         else:
             # (the led card between them would make the trick's winner differ for some third card)
