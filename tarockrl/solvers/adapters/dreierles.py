@@ -82,7 +82,7 @@ import numpy as np
 from numba import njit
 
 from tarockrl.engine.bits import lowest_index, popcount
-from tarockrl.engine.masktricks import highest_index, winning_card
+from tarockrl.engine.masktricks import beating_cards, highest_index, winning_card
 from tarockrl.engine.tricks import follow_or_trump
 from tarockrl.games.dreierles import layout as L
 from tarockrl.games.dreierles.cards import CARD_VALUES, PFEIFE, STIESS, SUIT_OF_CARD, T21, TRUMPS
@@ -303,27 +303,19 @@ DOMINANCE = True  # value dominance among equivalent cards of different values (
 
 
 @njit(cache=True, inline="always")
-def _beaters(w):
-    """The cards that would beat ``w``, the trick's winning card so far: the higher cards of its suit, and every
-    trump when ``w`` is a plain card."""
-    hi = SUIT_OF_CARD[w] & ~((ONE << (w + ONE)) - ONE)
-    if ((TRUMPS >> w) & ONE) == 0:
-        hi |= TRUMPS
-    return hi
-
-
-@njit(cache=True, inline="always")
 def _sure_outcome(row, c):
     """1 when the mover's side wins the current trick whatever the others play after the mover's card ``c``, -1
     when it loses it whatever they play, 0 when that depends on their cards (outside Räuber: a seat follows the
-    led suit, else trumps, else plays any card)."""
+    led suit, else trumps, else plays any card). ``beating_cards(ALL_CARDS, t, ...)`` is every card that would beat
+    the winner of the cards ``t``."""
     n = row[L.TRICK_N]
     me = row[L.CUR]
     d = row[L.DECLARER]
     mine_decl = me == d
     if n == 0:
         led = SUIT_OF_CARD[c]
-        b = _beaters(c)
+        lead = ONE << c
+        b = beating_cards(ALL_CARDS, lead, led, TRUMPS)
         s2 = (me + 1) % 3
         s3 = (me + 2) % 3
         l2 = follow_or_trump(row[L.HAND + s2], led, TRUMPS)
@@ -338,25 +330,25 @@ def _sure_outcome(row, c):
             bd = l2 & b
             if bd == 0:  # he cannot beat the lead
                 return np.int64(1)
-            if l3 != 0 and (l3 & ~_beaters(winning_card(bd, led, TRUMPS))) == 0:
+            if l3 != 0 and (l3 & ~beating_cards(ALL_CARDS, lead | bd, led, TRUMPS)) == 0:
                 return np.int64(1)  # the partner must beat even his strongest card that beats the lead
-            if (l2 & ~b) == 0 and (l3 & _beaters(lowest_index(l2))) == 0:
+            if (l2 & ~b) == 0 and (l3 & beating_cards(ALL_CARDS, lead | (ONE << lowest_index(l2)), led, TRUMPS)) == 0:
                 return np.int64(-1)  # he must beat the lead, and the partner cannot beat even his weakest card
             return np.int64(0)
         # the partner second, the declarer third: the weakest card that can be winning when he plays is the lead
         # itself (the partner may stay under it) or the partner's lowest card (all of them beat it)
-        weakest = c if (l2 & ~b) != 0 else lowest_index(l2)
-        if (l3 & _beaters(weakest)) == 0:
+        weakest = lead if (l2 & ~b) != 0 else lead | (ONE << lowest_index(l2))
+        if (l3 & beating_cards(ALL_CARDS, weakest, led, TRUMPS)) == 0:
             return np.int64(1)
-        strongest = winning_card(l2 | (ONE << c), led, TRUMPS)
-        if l3 != 0 and (l3 & ~_beaters(strongest)) == 0:
+        if l3 != 0 and (l3 & ~beating_cards(ALL_CARDS, l2 | lead, led, TRUMPS)) == 0:
             return np.int64(-1)  # every card of his beats whatever the partner plays
         return np.int64(0)
     led = SUIT_OF_CARD[row[L.TRICK_CARD]]
     trick = np.int64(0)
     for i in range(n):
         trick |= ONE << row[L.TRICK_CARD + i]
-    w = winning_card(trick | (ONE << c), led, TRUMPS)
+    trick |= ONE << c
+    w = winning_card(trick, led, TRUMPS)
     owner = me
     for i in range(n):
         if row[L.TRICK_CARD + i] == w:
@@ -366,7 +358,7 @@ def _sure_outcome(row, c):
         return np.int64(1) if wins else np.int64(-1)
     t = (me + 1) % 3  # the third seat
     return _third_seat_outcome(wins, (t == d) == mine_decl, follow_or_trump(row[L.HAND + t], led, TRUMPS),
-                               _beaters(w))
+                               beating_cards(ALL_CARDS, trick, led, TRUMPS))
 
 
 @njit(cache=True, inline="always")
@@ -438,7 +430,7 @@ def _dominate(row, legal, rem, reps):
     if third:
         two = (ONE << row[L.TRICK_CARD]) | (ONE << row[L.TRICK_CARD + 1])
         rem &= ~two
-        beats = _beaters(winning_card(two, SUIT_OF_CARD[row[L.TRICK_CARD]], TRUMPS))
+        beats = beating_cards(ALL_CARDS, two, SUIT_OF_CARD[row[L.TRICK_CARD]], TRUMPS)
     i = 0  # the index of ``c`` among the moves (the legal cards in ascending order)
     m = legal
     while m != 0:
@@ -1257,9 +1249,9 @@ def _second_win(row, opts, lower, alpha, beta):
         if DOMINANCE and ((MERGEABLE >> c) & ONE) != 0:
             # where the trick's outcome is sure for the mover's side, only the best card of the run of cards
             # equivalent to ``c`` (the led card counts as in play), as in ``_dominate``
-            w = winning_card((ONE << t0) | (ONE << c), led, TRUMPS)
-            wins = ((p2 if w == c else row[L.LEADER]) == d) == take_max
-            o = _third_seat_outcome(wins, (p3 == d) == take_max, l3, _beaters(w))
+            two = (ONE << t0) | (ONE << c)
+            wins = ((p2 if winning_card(two, led, TRUMPS) == c else row[L.LEADER]) == d) == take_max
+            o = _third_seat_outcome(wins, (p3 == d) == take_max, l3, beating_cards(ALL_CARDS, two, led, TRUMPS))
         if o != 0:
             run = _run_after(c, m, rem, np.int64(-1))
             m &= ~run
